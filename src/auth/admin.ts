@@ -1,0 +1,46 @@
+import type { Account, AccountStore, ApiKeyRecord } from '../storage/accounts/interface.ts';
+import { isPlan, PLANS, PLAN_NAMES, type Plan } from '../quota/plans.ts';
+import { displayPrefix, generateApiKey, hashApiKey } from './api-key.ts';
+
+export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const EMAIL = /^[^\s@<>()",;]{1,64}@[^\s@<>()",;]{1,255}$/;
+
+/** Creates a key; the plaintext is returned this once and only its digest is stored. */
+export async function issueApiKey(
+  store: AccountStore,
+  accountId: string,
+  now: number,
+): Promise<AdminResult<{ key: ApiKeyRecord; apiKey: string }>> {
+  if (!(await store.getAccount(accountId))) return { ok: false, message: `no account ${accountId}` };
+  const apiKey = generateApiKey();
+  const key = await store.createKey({ accountId, hash: hashApiKey(apiKey), prefix: displayPrefix(apiKey), now });
+  return { ok: true, value: { key, apiKey } };
+}
+
+export async function createAccountWithKey(
+  store: AccountStore,
+  input: { email: string; plan?: string },
+  now: number,
+): Promise<AdminResult<{ account: Account; key: ApiKeyRecord; apiKey: string }>> {
+  if (!EMAIL.test(input.email)) return { ok: false, message: `"${input.email}" is not an e-mail address` };
+  const plan = input.plan ?? 'free';
+  if (!isPlan(plan)) return { ok: false, message: `unknown plan "${plan}" (plans: ${PLAN_NAMES.join(', ')})` };
+  const account = await store.createAccount({ email: input.email, plan, now });
+  const issued = await issueApiKey(store, account.id, now);
+  if (!issued.ok) return issued;
+  return { ok: true, value: { account, ...issued.value } };
+}
+
+/**
+ * Moving from the free allowance to a paid plan starts a billing month today; moving between
+ * paid plans keeps the anchor (same period, new limit); moving to free keeps the anchor too.
+ */
+export async function changePlan(store: AccountStore, accountId: string, plan: string, now: number): Promise<AdminResult<Account>> {
+  if (!isPlan(plan)) return { ok: false, message: `unknown plan "${plan}" (plans: ${PLAN_NAMES.join(', ')})` };
+  const account = await store.getAccount(accountId);
+  if (!account) return { ok: false, message: `no account ${accountId}` };
+  const startsBilling = PLANS[account.plan].period === 'one_time' && PLANS[plan as Plan].period === 'monthly';
+  const updated = await store.setPlan(accountId, plan, startsBilling ? now : account.anchor);
+  return updated ? { ok: true, value: updated } : { ok: false, message: `no account ${accountId}` };
+}

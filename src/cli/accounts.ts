@@ -1,0 +1,119 @@
+import { changePlan, createAccountWithKey, issueApiKey } from '../auth/admin.ts';
+import { systemClock } from '../clock.ts';
+import type { Config } from '../config.ts';
+import { QuotaService } from '../quota/quota.ts';
+import type { Account, AccountStore } from '../storage/accounts/interface.ts';
+import { CliError, type CliIo } from './index.ts';
+import { openStoreForCli } from './store.ts';
+
+type Flags = { json?: boolean; email?: string; plan?: string };
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+function accountJson(a: Account) {
+  return { id: a.id, email: a.email, plan: a.plan, anchor: iso(a.anchor), createdAt: iso(a.createdAt) };
+}
+
+function unwrap<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
+  if (!result.ok) throw new CliError(result.message);
+  return result.value;
+}
+
+function need(value: string | undefined, what: string): string {
+  if (!value) throw new CliError(`missing ${what}`);
+  return value;
+}
+
+async function usageJson(store: AccountStore, account: Account) {
+  const u = await new QuotaService(store, systemClock).usage(account);
+  return { ...u, periodStart: iso(u.periodStart), periodEnd: iso(u.periodEnd) };
+}
+
+export async function runAccountsCommand(config: Readonly<Config>, args: string[], flags: Flags, io: CliIo) {
+  const [sub, id, plan] = args;
+  return openStoreForCli(config, async (store) => {
+    const now = systemClock();
+    switch (sub) {
+      case 'create': {
+        const created = unwrap(await createAccountWithKey(store, { email: need(flags.email, '--email'), plan: flags.plan }, now));
+        if (flags.json) io.out(JSON.stringify({ accountId: created.account.id, apiKey: created.apiKey }));
+        else {
+          io.out(`account ${created.account.id} (${created.account.email}, ${created.account.plan})`);
+          io.out(`API key ${created.key.id}: ${created.apiKey}`);
+          io.out('The key is shown once; store it now.');
+        }
+        return 0;
+      }
+      case 'list': {
+        const accounts = await store.listAccounts();
+        if (flags.json) io.out(JSON.stringify(accounts.map(accountJson)));
+        else for (const a of accounts) io.out(`${a.id}\t${a.plan}\t${a.email}\t${iso(a.createdAt)}`);
+        return 0;
+      }
+      case 'show': {
+        const account = await store.getAccount(need(id, 'ACCOUNT_ID'));
+        if (!account) throw new CliError(`no account ${id}`);
+        const keys = await store.listKeys(account.id);
+        const usage = await usageJson(store, account);
+        const view = {
+          ...accountJson(account),
+          usage,
+          keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: iso(k.createdAt), revokedAt: iso(k.revokedAt) })),
+        };
+        io.out(flags.json ? JSON.stringify(view) : JSON.stringify(view, null, 2));
+        return 0;
+      }
+      case 'set-plan': {
+        const updated = unwrap(await changePlan(store, need(id, 'ACCOUNT_ID'), need(plan, 'PLAN'), now));
+        io.out(flags.json ? JSON.stringify(accountJson(updated)) : `account ${updated.id} is now on ${updated.plan}`);
+        return 0;
+      }
+      default:
+        throw new CliError(`unknown accounts command "${sub ?? ''}" (create, list, show, set-plan)`);
+    }
+  });
+}
+
+export async function runKeysCommand(config: Readonly<Config>, args: string[], flags: Flags, io: CliIo) {
+  const [sub, id] = args;
+  return openStoreForCli(config, async (store) => {
+    switch (sub) {
+      case 'create': {
+        const { key, apiKey } = unwrap(await issueApiKey(store, need(id, 'ACCOUNT_ID'), systemClock()));
+        io.out(flags.json ? JSON.stringify({ keyId: key.id, accountId: key.accountId, apiKey }) : `API key ${key.id}: ${apiKey}`);
+        return 0;
+      }
+      case 'list': {
+        const accountId = need(id, 'ACCOUNT_ID');
+        if (!(await store.getAccount(accountId))) throw new CliError(`no account ${accountId}`);
+        const keys = await store.listKeys(accountId);
+        const rows = keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: iso(k.createdAt), revokedAt: iso(k.revokedAt) }));
+        if (flags.json) io.out(JSON.stringify(rows));
+        else for (const k of rows) io.out(`${k.id}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
+        return 0;
+      }
+      case 'revoke': {
+        const key = await store.revokeKey(need(id, 'KEY_ID'), systemClock());
+        if (!key) throw new CliError(`no key ${id}`);
+        io.out(flags.json ? JSON.stringify({ keyId: key.id, revokedAt: iso(key.revokedAt) }) : `key ${key.id} revoked`);
+        return 0;
+      }
+      default:
+        throw new CliError(`unknown keys command "${sub ?? ''}" (create, list, revoke)`);
+    }
+  });
+}
+
+export async function runUsageCommand(config: Readonly<Config>, args: string[], flags: Flags, io: CliIo) {
+  return openStoreForCli(config, async (store) => {
+    const account = await store.getAccount(need(args[0], 'ACCOUNT_ID'));
+    if (!account) throw new CliError(`no account ${args[0]}`);
+    const u = await usageJson(store, account);
+    if (flags.json) io.out(JSON.stringify(u));
+    else {
+      io.out(`${account.id} (${u.plan}): ${u.used} used, ${u.remaining} of ${u.limit} remaining`);
+      io.out(`period ${u.periodStart} → ${u.periodEnd ?? 'never resets'}`);
+    }
+    return 0;
+  });
+}

@@ -1,0 +1,103 @@
+import { parseArgs } from 'node:util';
+import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { runAccountsCommand, runKeysCommand, runUsageCommand } from './accounts.ts';
+
+export const USAGE = `postshot — X posts as screenshots and Markdown, metered per API key
+
+Usage:
+  postshot serve                         start the HTTP API (default of npm start)
+  postshot demo                          offline demo: fixture upstream + demo account
+  postshot accounts create --email E [--plan free|pro|pro_plus|business] [--json]
+  postshot accounts list [--json]
+  postshot accounts show ID [--json]
+  postshot accounts set-plan ID PLAN
+  postshot keys create ACCOUNT_ID [--json]
+  postshot keys list ACCOUNT_ID [--json]
+  postshot keys revoke KEY_ID
+  postshot usage ACCOUNT_ID [--json]
+  postshot render <id|url> [--format png|svg|html] [--theme light|dark] [-o FILE]
+
+Configuration comes from environment variables (see README).`;
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: CliIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+/** A refusal the CLI prints as one line and exits 1 on (bad id, bad plan, ...). */
+export class CliError extends Error {}
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        json: { type: 'boolean' },
+        email: { type: 'string' },
+        plan: { type: 'string' },
+        format: { type: 'string' },
+        theme: { type: 'string' },
+        output: { type: 'string', short: 'o' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
+  } catch (err) {
+    io.err(`postshot: ${(err as Error).message}`);
+    io.err(USAGE);
+    return 2;
+  }
+  const [command = 'help', ...rest] = parsed.positionals;
+  if (parsed.values.help || command === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  let config: Readonly<Config>;
+  try {
+    config = loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      io.err(`postshot: invalid configuration: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+  try {
+    switch (command) {
+      case 'serve': {
+        const { serve } = await import('./serve.ts');
+        return await serve(config, io);
+      }
+      case 'demo': {
+        const { runDemo } = await import('./demo.ts');
+        return await runDemo(config, io);
+      }
+      case 'accounts':
+        return await runAccountsCommand(config, rest, parsed.values, io);
+      case 'keys':
+        return await runKeysCommand(config, rest, parsed.values, io);
+      case 'usage':
+        return await runUsageCommand(config, rest, parsed.values, io);
+      case 'render': {
+        const { runRenderCommand } = await import('./render.ts');
+        return await runRenderCommand(config, rest, parsed.values, io);
+      }
+      default:
+        io.err(`postshot: unknown command "${command}"`);
+        io.err(USAGE);
+        return 2;
+    }
+  } catch (err) {
+    if (err instanceof CliError) {
+      io.err(`postshot: ${err.message}`);
+      return 1;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import { buildApp } from '../app.ts';
+import type { Config } from '../config.ts';
+import { createContainer } from '../container.ts';
+import type { CliIo } from './index.ts';
+
+/** Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes. */
+export async function serve(config: Readonly<Config>, _io: CliIo): Promise<number> {
+  const container = await createContainer(config);
+  const https = config.tlsCert && config.tlsKey
+    ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
+    : undefined;
+  const app = await buildApp(container, { https });
+  await container.start?.();
+  await app.listen({ port: config.port, host: config.host });
+
+  return new Promise<number>((resolve) => {
+    let closing = false;
+    const shutdown = async (signal: string) => {
+      if (closing) return;
+      closing = true;
+      app.log.info({ signal }, 'shutting down');
+      const force = setTimeout(() => {
+        app.log.error('graceful shutdown timed out');
+        resolve(1);
+      }, 15_000);
+      force.unref();
+      await app.close();
+      await container.close();
+      clearTimeout(force);
+      resolve(0);
+    };
+    process.once('SIGINT', () => void shutdown('SIGINT'));
+    process.once('SIGTERM', () => void shutdown('SIGTERM'));
+  });
+}

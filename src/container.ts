@@ -1,0 +1,94 @@
+// The composition root: the one place that picks a technology for each capability.
+import { pino, type Logger, type DestinationStream } from 'pino';
+import { systemClock, type Clock } from './clock.ts';
+import type { Config } from './config.ts';
+import { QuotaService } from './quota/quota.ts';
+import type { RateLimiter } from './ratelimit/interface.ts';
+import { MemoryRateLimiter } from './ratelimit/memory.ts';
+import type { AccountStore } from './storage/accounts/interface.ts';
+import { openSqliteStore } from './storage/accounts/sqlite.ts';
+
+export interface Container {
+  config: Readonly<Config>;
+  clock: Clock;
+  logger: Logger;
+  accounts: AccountStore;
+  quota: QuotaService;
+  rateLimiter: RateLimiter;
+  checkReadiness(): Promise<Record<string, 'ok' | 'down'>>;
+  /** Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it. */
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface ContainerOptions {
+  clock?: Clock;
+  /** Where logs go (tests capture them); stdout by default. */
+  logStream?: DestinationStream;
+}
+
+export function createLogger(config: Readonly<Config>, stream?: DestinationStream): Logger {
+  return pino(
+    {
+      level: config.logLevel,
+      // Keys must never reach a log line, whatever serializer or log call is involved.
+      redact: {
+        paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKey', '*.apiKey', 'req.headers.authorization'],
+        censor: '[redacted]',
+      },
+    },
+    stream,
+  );
+}
+
+export async function openAccountStore(config: Readonly<Config>): Promise<AccountStore> {
+  if (config.databaseUrl.startsWith('sqlite:')) return openSqliteStore(config.databaseUrl);
+  const { openPostgresStore } = await import('./storage/accounts/postgres.ts');
+  return openPostgresStore(config.databaseUrl);
+}
+
+async function openRateLimiter(config: Readonly<Config>, clock: Clock): Promise<RateLimiter> {
+  if (!config.redisUrl) return new MemoryRateLimiter(clock);
+  const { RedisRateLimiter } = await import('./ratelimit/redis.ts');
+  return new RedisRateLimiter(config.redisUrl, clock);
+}
+
+export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {
+  const clock = options.clock ?? systemClock;
+  const logger = createLogger(config, options.logStream);
+  const accounts = await openAccountStore(config);
+  const rateLimiter = await openRateLimiter(config, clock);
+  const quota = new QuotaService(accounts, clock);
+
+  const closers: Array<() => Promise<void>> = [() => rateLimiter.close(), () => accounts.close()];
+  const timers: NodeJS.Timeout[] = [];
+  // A charge still pending after the reservation timeout belongs to a request whose process died
+  // (kill -9, OOM): give the credits back. Live requests finish long before the timeout.
+  const refundAbandoned = async () => {
+    const refunded = await accounts.refundAbandoned(clock() - config.reservationTimeoutMs, clock());
+    if (refunded > 0) logger.warn({ refunded }, 'refunded credits of abandoned requests');
+  };
+  return {
+    config,
+    clock,
+    logger,
+    accounts,
+    quota,
+    rateLimiter,
+    async checkReadiness() {
+      const checks: Record<string, 'ok' | 'down'> = {};
+      checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);
+      return checks;
+    },
+    async start() {
+      await refundAbandoned();
+      const sweep = setInterval(() => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')), 30_000);
+      sweep.unref();
+      timers.push(sweep);
+    },
+    async close() {
+      for (const t of timers) clearInterval(t);
+      for (const close of closers) await close().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,181 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { authenticate, type AuthFailure } from '../auth/authenticate.ts';
+import type { Container } from '../container.ts';
+import type { Reservation, Usage } from '../quota/quota.ts';
+import type { Account } from '../storage/accounts/interface.ts';
+import { ProblemError, type ProblemCode } from './problem.ts';
+
+export type AuthStyle = 'screenshot' | 'content' | 'usage';
+
+// DESIGN.md section 4: the same failure answers differently per endpoint family.
+const AUTH_MATRIX: Record<AuthStyle, Record<AuthFailure, [number, ProblemCode]>> = {
+  screenshot: {
+    missing: [401, 'missing_api_key'],
+    malformed: [401, 'invalid_api_key'],
+    unknown: [401, 'invalid_api_key'],
+    revoked: [401, 'invalid_api_key'],
+  },
+  content: {
+    missing: [401, 'missing_api_key'],
+    malformed: [403, 'invalid_api_key'],
+    unknown: [403, 'invalid_api_key'],
+    revoked: [403, 'invalid_api_key'],
+  },
+  usage: {
+    missing: [401, 'missing_api_key'],
+    malformed: [401, 'invalid_api_key'],
+    unknown: [403, 'unknown_api_key'],
+    revoked: [403, 'unknown_api_key'],
+  },
+};
+
+const AUTH_DETAIL: Record<AuthFailure, string> = {
+  missing: 'Send your API key in the X-API-KEY header.',
+  malformed: 'The X-API-KEY header is not a well-formed postshot key (psk_ followed by 38 letters and digits).',
+  unknown: 'No active API key matches the X-API-KEY header.',
+  revoked: 'This API key has been revoked.',
+};
+
+const MINUTE = 60_000;
+
+export interface Caller {
+  account: Account;
+  keyId: string;
+}
+
+export function setQuotaHeaders(reply: FastifyReply, usage: Pick<Usage, 'remaining' | 'limit'>): void {
+  reply.header('X-Quota-Remaining', String(usage.remaining));
+  reply.header('X-Quota-Limit', String(usage.limit));
+}
+
+function rateHeaders(d: { limit: number; remaining: number; resetSeconds: number }): Record<string, string> {
+  return {
+    'RateLimit-Limit': String(d.limit),
+    'RateLimit-Remaining': String(d.remaining),
+    'RateLimit-Reset': String(d.resetSeconds),
+  };
+}
+
+/**
+ * Authenticates the request and applies the per-key rate limit. Throws a ProblemError with the
+ * status of the auth matrix, or 429; failed attempts count against the client address.
+ */
+export async function authorize(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  style: AuthStyle,
+): Promise<Caller> {
+  const addressKey = `authfail:${request.ip}`;
+  const guard = await c.rateLimiter.peek(addressKey, c.config.authFailureLimit, MINUTE);
+  if (!guard.allowed) {
+    throw new ProblemError('rate_limited', 'Too many failed authentication attempts from this address.', 429, {
+      'Retry-After': String(guard.retryAfterSeconds),
+      ...rateHeaders(guard),
+    });
+  }
+  const auth = await authenticate(c.accounts, request.headers['x-api-key']);
+  if (!auth.ok) {
+    await c.rateLimiter.hit(addressKey, c.config.authFailureLimit, MINUTE);
+    const [status, code] = AUTH_MATRIX[style][auth.reason];
+    throw new ProblemError(code, AUTH_DETAIL[auth.reason], status);
+  }
+  const limit = c.config.rateLimits[auth.account.plan];
+  const decision = await c.rateLimiter.hit(`key:${auth.key.id}`, limit, MINUTE);
+  for (const [name, value] of Object.entries(rateHeaders(decision))) reply.header(name, value);
+  if (!decision.allowed) {
+    if (style !== 'usage') setQuotaHeaders(reply, await c.quota.usage(auth.account));
+    throw new ProblemError(
+      'rate_limited',
+      `Rate limit of ${limit} requests per minute for the ${auth.account.plan} plan reached; retry in ${decision.retryAfterSeconds} s.`,
+      429,
+      { 'Retry-After': String(decision.retryAfterSeconds) },
+    );
+  }
+  return { account: auth.account, keyId: auth.key.id };
+}
+
+/**
+ * Holds the credits of one request. Everything reserved and not committed is refunded when the
+ * request ends, whatever way it ends; quota headers always show the state after this request.
+ */
+export class Meter {
+  private readonly open: Reservation[] = [];
+  private last: Usage | null = null;
+
+  constructor(
+    private readonly c: Container,
+    readonly caller: Caller,
+    private readonly requestId: string,
+    private readonly endpoint: string,
+  ) {}
+
+  /** Reserves up to `amount` credits (all of them unless `partial`); returns how many were granted. */
+  async reserve(amount: number, partial = false): Promise<Reservation | null> {
+    const outcome = await this.c.quota.reserve(this.caller.account, amount, {
+      requestId: this.requestId,
+      endpoint: this.endpoint,
+      partial,
+    });
+    this.last = outcome.usage;
+    if (!outcome.ok) return null;
+    this.open.push(outcome.reservation);
+    return outcome.reservation;
+  }
+
+  /** Returns `amount` credits of an open reservation. */
+  async refund(reservation: Reservation, amount: number): Promise<void> {
+    const given = await this.c.quota.refund(reservation, amount);
+    if (this.last) this.last = { ...this.last, used: this.last.used - given, remaining: this.last.remaining + given };
+  }
+
+  async commitAll(): Promise<void> {
+    for (const r of this.open.splice(0)) await this.c.quota.commit(r);
+  }
+
+  async refundAll(): Promise<void> {
+    for (const r of this.open.splice(0)) await this.refund(r, r.granted);
+  }
+
+  async applyHeaders(reply: FastifyReply): Promise<void> {
+    setQuotaHeaders(reply, this.last ?? (await this.c.quota.usage(this.caller.account)));
+  }
+}
+
+/**
+ * The route helper every metered endpoint uses: authenticate, rate-limit, validate, then run the
+ * work inside a Meter. `cost` credits are reserved before the work (403 quota_exceeded when they
+ * are not there), committed when it succeeds and refunded when it throws.
+ */
+export async function runMetered<T>(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: {
+    style: AuthStyle;
+    endpoint: string;
+    cost: number;
+    validate?: () => void;
+    work: (meter: Meter) => Promise<T>;
+  },
+): Promise<T> {
+  const caller = await authorize(c, request, reply, options.style);
+  const meter = new Meter(c, caller, request.id, options.endpoint);
+  try {
+    options.validate?.();
+    if (options.cost > 0 && !(await meter.reserve(options.cost))) {
+      throw new ProblemError(
+        'quota_exceeded',
+        `The ${caller.account.plan} plan's quota is used up${caller.account.plan === 'free' ? '' : ' for this period'}.`,
+      );
+    }
+    const result = await options.work(meter);
+    await meter.commitAll();
+    return result;
+  } catch (err) {
+    await meter.refundAll();
+    throw err;
+  } finally {
+    await meter.applyHeaders(reply);
+  }
+}

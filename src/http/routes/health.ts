@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { problemBody } from '../problem.ts';
+
+export function registerHealthRoutes(app: FastifyInstance, c: Container): void {
+  app.get('/healthz', async (_request, reply) => reply.header('Cache-Control', 'no-store').send({ status: 'ok' }));
+  app.get('/readyz', async (request, reply) => {
+    const checks = await c.checkReadiness();
+    reply.header('Cache-Control', 'no-store');
+    if (Object.values(checks).every((v) => v === 'ok')) return reply.send({ status: 'ready', checks });
+    const failing = Object.entries(checks).filter(([, v]) => v !== 'ok').map(([k]) => k);
+    return reply
+      .code(503)
+      .type('application/problem+json')
+      .send({ ...problemBody('service_unavailable', `Not ready: ${failing.join(', ')} unreachable.`, request.id), checks });
+  });
+}

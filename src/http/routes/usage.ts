@@ -1,0 +1,20 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { authorize } from '../metered.ts';
+import { rejectUnknownQuery } from '../query.ts';
+
+export function registerUsageRoute(app: FastifyInstance, c: Container): void {
+  app.get('/api/v1/usage', async (request, reply) => {
+    const caller = await authorize(c, request, reply, 'usage');
+    rejectUnknownQuery(request.query, []);
+    const usage = await c.quota.usage(caller.account);
+    return reply.header('Cache-Control', 'no-store').send({
+      remaining: usage.remaining,
+      limit: usage.limit,
+      plan: usage.plan,
+      used: usage.used,
+      periodStart: new Date(usage.periodStart).toISOString(),
+      periodEnd: usage.periodEnd === null ? null : new Date(usage.periodEnd).toISOString(),
+    });
+  });
+}

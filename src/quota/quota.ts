@@ -1,0 +1,85 @@
+import type { Clock } from '../clock.ts';
+import type { Account, AccountStore } from '../storage/accounts/interface.ts';
+import { computePeriod } from './period.ts';
+import { PLANS } from './plans.ts';
+
+export interface Usage {
+  plan: Account['plan'];
+  limit: number;
+  used: number;
+  remaining: number;
+  periodStart: number;
+  periodEnd: number | null;
+}
+
+export interface Reservation {
+  id: string;
+  granted: number;
+}
+
+export type ReserveOutcome =
+  | { ok: true; reservation: Reservation; usage: Usage }
+  | { ok: false; reason: 'quota_exceeded'; usage: Usage };
+
+/** Quota rules over an atomic store: reserve before work, then commit or refund. */
+export class QuotaService {
+  constructor(
+    private readonly store: AccountStore,
+    private readonly clock: Clock,
+  ) {}
+
+  private usageOf(account: Account, used: number, period = this.periodOf(account)): Usage {
+    const limit = PLANS[account.plan].credits;
+    return {
+      plan: account.plan,
+      limit,
+      used,
+      remaining: Math.max(0, limit - used),
+      periodStart: period.start,
+      periodEnd: period.end,
+    };
+  }
+
+  private periodOf(account: Account) {
+    return computePeriod(account.plan, account.anchor, this.clock());
+  }
+
+  async usage(account: Account): Promise<Usage> {
+    const period = this.periodOf(account);
+    return this.usageOf(account, await this.store.getUsed(account.id, period.start), period);
+  }
+
+  /**
+   * All-or-nothing by default; with `partial` grants what is left (bulk requests process the
+   * first ids that the remaining credits cover).
+   */
+  async reserve(
+    account: Account,
+    amount: number,
+    meta: { requestId: string; endpoint: string; partial?: boolean },
+  ): Promise<ReserveOutcome> {
+    const period = this.periodOf(account);
+    const result = await this.store.reserve({
+      accountId: account.id,
+      periodStart: period.start,
+      limit: PLANS[account.plan].credits,
+      amount,
+      partial: meta.partial ?? false,
+      requestId: meta.requestId,
+      endpoint: meta.endpoint,
+      now: this.clock(),
+    });
+    const usage = this.usageOf(account, result.used, period);
+    if (!result.ok) return { ok: false, reason: 'quota_exceeded', usage };
+    return { ok: true, reservation: { id: result.reservationId, granted: result.granted }, usage };
+  }
+
+  async commit(reservation: Reservation): Promise<void> {
+    await this.store.commit(reservation.id, this.clock());
+  }
+
+  /** Gives back `amount` credits (default: all that are still held). Returns how many were given back. */
+  async refund(reservation: Reservation, amount: number | null = null): Promise<number> {
+    return this.store.refund(reservation.id, amount, this.clock());
+  }
+}

@@ -1,0 +1,89 @@
+import type { Plan } from '../../quota/plans.ts';
+
+export interface Account {
+  id: string;
+  email: string;
+  plan: Plan;
+  /** ms since epoch; the day of month that monthly periods start on, and the start of a one-time allowance. */
+  anchor: number;
+  createdAt: number;
+}
+
+export interface ApiKeyRecord {
+  id: string;
+  accountId: string;
+  prefix: string;
+  hash: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+export interface ReserveRequest {
+  accountId: string;
+  periodStart: number;
+  limit: number;
+  /** How many credits are wanted. */
+  amount: number;
+  /** With `partial`, grant as many as are left (possibly 0) instead of all-or-nothing. */
+  partial: boolean;
+  requestId: string;
+  endpoint: string;
+  now: number;
+}
+
+export type ReserveResult =
+  | { ok: true; reservationId: string; granted: number; used: number }
+  | { ok: false; used: number };
+
+export interface LedgerRow {
+  id: string;
+  accountId: string;
+  periodStart: number;
+  kind: 'charge' | 'refund';
+  amount: number;
+  status: 'pending' | 'committed' | 'refunded' | null;
+  requestId: string;
+  endpoint: string;
+  refId: string | null;
+  createdAt: number;
+}
+
+/** A notification waiting in the outbox, recorded in the same transaction as the charge that caused it. */
+export interface OutboxMessage {
+  id: string;
+  accountId: string;
+  periodStart: number;
+  threshold: number;
+  attempts: number;
+  createdAt: number;
+  sentAt: number | null;
+}
+
+/** Persistence for accounts, keys and the quota ledger. Every quota operation is atomic. */
+export interface AccountStore {
+  readonly kind: 'sqlite' | 'postgres';
+  createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account>;
+  getAccount(id: string): Promise<Account | null>;
+  listAccounts(): Promise<Account[]>;
+  setPlan(id: string, plan: Plan, anchor: number): Promise<Account | null>;
+
+  createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord>;
+  listKeys(accountId: string): Promise<ApiKeyRecord[]>;
+  revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null>;
+  findKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
+
+  /** Credits used (charged minus refunded) in the period. */
+  getUsed(accountId: string, periodStart: number): Promise<number>;
+  /** Atomically checks `used + amount <= limit` and records a pending charge. */
+  reserve(req: ReserveRequest): Promise<ReserveResult>;
+  /** Marks a pending charge as earned. Idempotent. */
+  commit(reservationId: string, now: number): Promise<void>;
+  /** Returns `amount` credits of a reservation (all of it by default). Idempotent per reservation when whole. */
+  refund(reservationId: string, amount: number | null, now: number): Promise<number>;
+  /** Refunds charges still pending since before `olderThan` (their request died with its process). */
+  refundAbandoned(olderThan: number, now: number): Promise<number>;
+  ledger(accountId: string): Promise<LedgerRow[]>;
+
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,416 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { generateId } from '../../ids.ts';
+import type { Plan } from '../../quota/plans.ts';
+import { thresholdsCrossed } from '../../quota/thresholds.ts';
+import type {
+  Account,
+  AccountStore,
+  ApiKeyRecord,
+  LedgerRow,
+  OutboxMessage,
+  ReserveRequest,
+  ReserveResult,
+} from './interface.ts';
+import type { OutboxStore, ClaimedMessage } from '../../notify/interface.ts';
+
+const MIGRATIONS: string[] = [
+  `CREATE TABLE accounts (
+     id TEXT PRIMARY KEY,
+     email TEXT NOT NULL,
+     plan TEXT NOT NULL,
+     anchor INTEGER NOT NULL,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE api_keys (
+     id TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL REFERENCES accounts(id),
+     prefix TEXT NOT NULL,
+     hash TEXT NOT NULL UNIQUE,
+     created_at INTEGER NOT NULL,
+     revoked_at INTEGER
+   );
+   CREATE INDEX api_keys_account ON api_keys(account_id);
+   CREATE TABLE usage_counters (
+     account_id TEXT NOT NULL REFERENCES accounts(id),
+     period_start INTEGER NOT NULL,
+     used INTEGER NOT NULL DEFAULT 0,
+     committed INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (account_id, period_start)
+   );
+   CREATE TABLE ledger (
+     id TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL REFERENCES accounts(id),
+     period_start INTEGER NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('charge', 'refund')),
+     amount INTEGER NOT NULL CHECK (amount > 0),
+     refunded INTEGER NOT NULL DEFAULT 0,
+     status TEXT CHECK (status IN ('pending', 'committed', 'refunded')),
+     quota_limit INTEGER,
+     request_id TEXT NOT NULL,
+     endpoint TEXT NOT NULL,
+     ref_id TEXT,
+     created_at INTEGER NOT NULL
+   );
+   CREATE INDEX ledger_account ON ledger(account_id, created_at);
+   CREATE INDEX ledger_pending ON ledger(status, created_at) WHERE status = 'pending';
+   CREATE TABLE outbox (
+     id TEXT PRIMARY KEY,
+     account_id TEXT NOT NULL REFERENCES accounts(id),
+     period_start INTEGER NOT NULL,
+     threshold INTEGER NOT NULL,
+     used INTEGER NOT NULL,
+     quota_limit INTEGER NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     claimed_by TEXT,
+     claimed_until INTEGER,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     sent_at INTEGER,
+     UNIQUE (account_id, period_start, threshold)
+   );
+   CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE sent_at IS NULL;`,
+];
+
+interface AccountRow {
+  id: string;
+  email: string;
+  plan: Plan;
+  anchor: number;
+  created_at: number;
+}
+interface KeyRow {
+  id: string;
+  account_id: string;
+  prefix: string;
+  hash: string;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+const toAccount = (r: AccountRow): Account => ({
+  id: r.id,
+  email: r.email,
+  plan: r.plan,
+  anchor: r.anchor,
+  createdAt: r.created_at,
+});
+const toKey = (r: KeyRow): ApiKeyRecord => ({
+  id: r.id,
+  accountId: r.account_id,
+  prefix: r.prefix,
+  hash: r.hash,
+  createdAt: r.created_at,
+  revokedAt: r.revoked_at,
+});
+
+export function openSqliteStore(url: string): SqliteAccountStore {
+  const file = url.replace(/^sqlite:/, '');
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commits.
+  db.pragma('synchronous = NORMAL');
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db);
+  return new SqliteAccountStore(db);
+}
+
+function migrate(db: Database.Database): void {
+  db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)');
+  const applied = new Set(
+    (db.prepare('SELECT version FROM schema_migrations').all() as { version: number }[]).map((r) => r.version),
+  );
+  MIGRATIONS.forEach((sql, i) => {
+    const version = i + 1;
+    if (applied.has(version)) return;
+    db.transaction(() => {
+      db.exec(sql);
+      db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(version, Date.now());
+    }).immediate();
+  });
+}
+
+export class SqliteAccountStore implements AccountStore, OutboxStore {
+  readonly kind = 'sqlite' as const;
+  private readonly stmt;
+
+  constructor(private readonly db: Database.Database) {
+    this.stmt = {
+      insertAccount: db.prepare('INSERT INTO accounts (id, email, plan, anchor, created_at) VALUES (?, ?, ?, ?, ?)'),
+      getAccount: db.prepare('SELECT * FROM accounts WHERE id = ?'),
+      listAccounts: db.prepare('SELECT * FROM accounts ORDER BY created_at, id'),
+      setPlan: db.prepare('UPDATE accounts SET plan = ?, anchor = ? WHERE id = ?'),
+      insertKey: db.prepare('INSERT INTO api_keys (id, account_id, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?)'),
+      listKeys: db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id'),
+      getKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
+      revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
+      keyByHash: db.prepare(
+        `SELECT k.*, a.email, a.plan, a.anchor, a.created_at AS account_created_at
+           FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`,
+      ),
+      ensureCounter: db.prepare('INSERT OR IGNORE INTO usage_counters (account_id, period_start) VALUES (?, ?)'),
+      getCounter: db.prepare('SELECT used, committed FROM usage_counters WHERE account_id = ? AND period_start = ?'),
+      addUsed: db.prepare('UPDATE usage_counters SET used = used + ? WHERE account_id = ? AND period_start = ?'),
+      addCommitted: db.prepare(
+        'UPDATE usage_counters SET committed = committed + ? WHERE account_id = ? AND period_start = ?',
+      ),
+      insertCharge: db.prepare(
+        `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
+         VALUES (?, ?, ?, 'charge', ?, 'pending', ?, ?, ?, ?)`,
+      ),
+      insertRefund: db.prepare(
+        `INSERT INTO ledger (id, account_id, period_start, kind, amount, request_id, endpoint, ref_id, created_at)
+         VALUES (?, ?, ?, 'refund', ?, ?, ?, ?, ?)`,
+      ),
+      getCharge: db.prepare("SELECT * FROM ledger WHERE id = ? AND kind = 'charge'"),
+      setChargeState: db.prepare('UPDATE ledger SET status = ?, refunded = ? WHERE id = ?'),
+      pendingBefore: db.prepare("SELECT id FROM ledger WHERE status = 'pending' AND created_at < ?"),
+      ledger: db.prepare('SELECT * FROM ledger WHERE account_id = ? ORDER BY created_at, rowid'),
+      insertOutbox: db.prepare(
+        `INSERT OR IGNORE INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
+      dueOutbox: db.prepare(
+        `SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ?
+           AND (claimed_until IS NULL OR claimed_until < ?) ORDER BY created_at LIMIT ?`,
+      ),
+      claimOutbox: db.prepare(
+        `UPDATE outbox SET claimed_by = ?, claimed_until = ? WHERE id = ? AND sent_at IS NULL
+           AND (claimed_until IS NULL OR claimed_until < ?)`,
+      ),
+      getOutbox: db.prepare(
+        `SELECT o.*, a.email, a.plan FROM outbox o JOIN accounts a ON a.id = o.account_id WHERE o.id = ?`,
+      ),
+      markSent: db.prepare('UPDATE outbox SET sent_at = ?, claimed_until = NULL WHERE id = ? AND claimed_by = ?'),
+      markFailed: db.prepare(
+        `UPDATE outbox SET attempts = attempts + 1, next_attempt_at = ?, last_error = ?, claimed_until = NULL
+           WHERE id = ? AND claimed_by = ?`,
+      ),
+      listOutbox: db.prepare('SELECT * FROM outbox WHERE account_id = ? ORDER BY threshold'),
+    };
+  }
+
+  async createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account> {
+    const id = generateId('acc');
+    this.stmt.insertAccount.run(id, input.email, input.plan, input.now, input.now);
+    return { id, email: input.email, plan: input.plan, anchor: input.now, createdAt: input.now };
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const row = this.stmt.getAccount.get(id) as AccountRow | undefined;
+    return row ? toAccount(row) : null;
+  }
+
+  async listAccounts(): Promise<Account[]> {
+    return (this.stmt.listAccounts.all() as AccountRow[]).map(toAccount);
+  }
+
+  async setPlan(id: string, plan: Plan, anchor: number): Promise<Account | null> {
+    this.stmt.setPlan.run(plan, anchor, id);
+    return this.getAccount(id);
+  }
+
+  async createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord> {
+    const id = generateId('key');
+    this.stmt.insertKey.run(id, input.accountId, input.prefix, input.hash, input.now);
+    return { id, accountId: input.accountId, prefix: input.prefix, hash: input.hash, createdAt: input.now, revokedAt: null };
+  }
+
+  async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return (this.stmt.listKeys.all(accountId) as KeyRow[]).map(toKey);
+  }
+
+  async revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null> {
+    this.stmt.revokeKey.run(now, keyId);
+    const row = this.stmt.getKey.get(keyId) as KeyRow | undefined;
+    return row ? toKey(row) : null;
+  }
+
+  async findKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null> {
+    const row = this.stmt.keyByHash.get(hash) as
+      | (KeyRow & { email: string; plan: Plan; anchor: number; account_created_at: number })
+      | undefined;
+    if (!row) return null;
+    return {
+      key: toKey(row),
+      account: { id: row.account_id, email: row.email, plan: row.plan, anchor: row.anchor, createdAt: row.account_created_at },
+    };
+  }
+
+  async getUsed(accountId: string, periodStart: number): Promise<number> {
+    const row = this.stmt.getCounter.get(accountId, periodStart) as { used: number } | undefined;
+    return row?.used ?? 0;
+  }
+
+  private readonly reserveTx = (req: ReserveRequest): ReserveResult =>
+    this.db
+      .transaction((): ReserveResult => {
+        this.stmt.ensureCounter.run(req.accountId, req.periodStart);
+        const { used } = this.stmt.getCounter.get(req.accountId, req.periodStart) as { used: number };
+        const available = Math.max(0, req.limit - used);
+        const granted = req.partial ? Math.min(available, req.amount) : available >= req.amount ? req.amount : 0;
+        if (granted <= 0) return { ok: false, used };
+        const id = generateId('chg');
+        this.stmt.addUsed.run(granted, req.accountId, req.periodStart);
+        this.stmt.insertCharge.run(
+          id, req.accountId, req.periodStart, granted, req.limit, req.requestId, req.endpoint, req.now,
+        );
+        return { ok: true, reservationId: id, granted, used: used + granted };
+      })
+      .immediate();
+
+  async reserve(req: ReserveRequest): Promise<ReserveResult> {
+    return this.reserveTx(req);
+  }
+
+  async commit(reservationId: string, now: number): Promise<void> {
+    this.db
+      .transaction(() => {
+        const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
+        if (!c || c.status !== 'pending') return;
+        const net = c.amount - c.refunded;
+        this.stmt.setChargeState.run(net > 0 ? 'committed' : 'refunded', c.refunded, c.id);
+        if (net <= 0) return;
+        this.stmt.addCommitted.run(net, c.account_id, c.period_start);
+        const { committed } = this.stmt.getCounter.get(c.account_id, c.period_start) as { committed: number };
+        for (const threshold of thresholdsCrossed(committed - net, committed, c.quota_limit)) {
+          this.stmt.insertOutbox.run(
+            generateId('msg'), c.account_id, c.period_start, threshold, committed, c.quota_limit, now, now,
+          );
+        }
+      })
+      .immediate();
+  }
+
+  async refund(reservationId: string, amount: number | null, now: number): Promise<number> {
+    return this.db
+      .transaction((): number => {
+        const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
+        if (!c || c.status !== 'pending') return 0;
+        const left = c.amount - c.refunded;
+        const give = amount === null ? left : Math.min(left, amount);
+        if (give <= 0) return 0;
+        this.stmt.insertRefund.run(
+          generateId('rfd'), c.account_id, c.period_start, give, c.request_id, c.endpoint, c.id, now,
+        );
+        this.stmt.addUsed.run(-give, c.account_id, c.period_start);
+        const refunded = c.refunded + give;
+        this.stmt.setChargeState.run(refunded === c.amount ? 'refunded' : 'pending', refunded, c.id);
+        return give;
+      })
+      .immediate();
+  }
+
+  async refundAbandoned(olderThan: number, now: number): Promise<number> {
+    const ids = (this.stmt.pendingBefore.all(olderThan) as { id: string }[]).map((r) => r.id);
+    let total = 0;
+    for (const id of ids) total += await this.refund(id, null, now);
+    return total;
+  }
+
+  async ledger(accountId: string): Promise<LedgerRow[]> {
+    return (this.stmt.ledger.all(accountId) as ChargeRow[]).map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      periodStart: r.period_start,
+      kind: r.kind,
+      amount: r.amount,
+      status: r.status,
+      requestId: r.request_id,
+      endpoint: r.endpoint,
+      refId: r.ref_id,
+      createdAt: r.created_at,
+    }));
+  }
+
+  // --- outbox -------------------------------------------------------------------------------
+
+  async claimDue(owner: string, now: number, leaseMs: number, max: number): Promise<ClaimedMessage[]> {
+    return this.db
+      .transaction((): ClaimedMessage[] => {
+        const ids = (this.stmt.dueOutbox.all(now, now, max) as { id: string }[]).map((r) => r.id);
+        const out: ClaimedMessage[] = [];
+        for (const id of ids) {
+          if (this.stmt.claimOutbox.run(owner, now + leaseMs, id, now).changes !== 1) continue;
+          out.push(toClaimed(this.stmt.getOutbox.get(id) as OutboxRow));
+        }
+        return out;
+      })
+      .immediate();
+  }
+
+  async markSent(id: string, owner: string, now: number): Promise<boolean> {
+    return this.stmt.markSent.run(now, id, owner).changes === 1;
+  }
+
+  async markFailed(id: string, owner: string, nextAttemptAt: number, error: string): Promise<void> {
+    this.stmt.markFailed.run(nextAttemptAt, error.slice(0, 500), id, owner);
+  }
+
+  async listOutbox(accountId: string): Promise<OutboxMessage[]> {
+    return (this.stmt.listOutbox.all(accountId) as OutboxRow[]).map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      periodStart: r.period_start,
+      threshold: r.threshold,
+      attempts: r.attempts,
+      createdAt: r.created_at,
+      sentAt: r.sent_at,
+    }));
+  }
+
+  async ping(): Promise<void> {
+    this.db.prepare('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.db.open) this.db.close();
+  }
+}
+
+interface ChargeRow {
+  id: string;
+  account_id: string;
+  period_start: number;
+  kind: 'charge' | 'refund';
+  amount: number;
+  refunded: number;
+  status: 'pending' | 'committed' | 'refunded' | null;
+  quota_limit: number;
+  request_id: string;
+  endpoint: string;
+  ref_id: string | null;
+  created_at: number;
+}
+
+interface OutboxRow {
+  id: string;
+  account_id: string;
+  period_start: number;
+  threshold: number;
+  used: number;
+  quota_limit: number;
+  attempts: number;
+  created_at: number;
+  sent_at: number | null;
+  email: string;
+  plan: Plan;
+}
+
+function toClaimed(r: OutboxRow): ClaimedMessage {
+  return {
+    id: r.id,
+    accountId: r.account_id,
+    email: r.email,
+    plan: r.plan,
+    periodStart: r.period_start,
+    threshold: r.threshold,
+    used: r.used,
+    limit: r.quota_limit,
+    attempts: r.attempts,
+  };
+}

@@ -1,0 +1,85 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestContext } from 'node:test';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type BuildOptions } from '../src/app.ts';
+import { createAccountWithKey } from '../src/auth/admin.ts';
+import type { Clock } from '../src/clock.ts';
+import { loadConfig } from '../src/config.ts';
+import { createContainer, type Container } from '../src/container.ts';
+import type { Plan } from '../src/quota/plans.ts';
+
+export interface Harness {
+  app: FastifyInstance;
+  c: Container;
+  dataDir: string;
+  /** Creates an account on `plan` and returns its id and plaintext key. */
+  account(plan?: Plan, email?: string): Promise<{ accountId: string; apiKey: string }>;
+}
+
+export function makeTempDir(prefix = 'postshot-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+export interface BuildTestOptions extends BuildOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+}
+
+/** A fresh app over a fresh data dir; closed when the test ends. */
+export async function build(t: TestContext, options: BuildTestOptions = {}): Promise<Harness> {
+  const dataDir = makeTempDir();
+  const config = loadConfig({
+    POSTSHOT_DATA_DIR: dataDir,
+    POSTSHOT_LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const c = await createContainer(config, { clock: options.clock });
+  const app = await buildApp(c, options);
+  t.after(async () => {
+    await app.close();
+    await c.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  return {
+    app,
+    c,
+    dataDir,
+    async account(plan: Plan = 'free', email = 'user@example.com') {
+      const r = await createAccountWithKey(c.accounts, { email, plan }, c.clock());
+      if (!r.ok) throw new Error(r.message);
+      return { accountId: r.value.account.id, apiKey: r.value.apiKey };
+    },
+  };
+}
+
+/** A clock the test moves by hand. */
+export function manualClock(start: string | number): Clock & { set(t: string | number): void; advance(ms: number): void } {
+  let now = typeof start === 'string' ? Date.parse(start) : start;
+  const clock = (() => now) as Clock & { set(t: string | number): void; advance(ms: number): void };
+  clock.set = (t) => {
+    now = typeof t === 'string' ? Date.parse(t) : t;
+  };
+  clock.advance = (ms) => {
+    now += ms;
+  };
+  return clock;
+}
+
+export function assertProblem(
+  res: { statusCode: number; headers: Record<string, unknown>; json(): any },
+  status: number,
+  code: string,
+): void {
+  if (res.statusCode !== status) throw new Error(`expected ${status} ${code}, got ${res.statusCode}: ${JSON.stringify(res.json())}`);
+  const type = String(res.headers['content-type'] ?? '');
+  if (!type.startsWith('application/problem+json')) throw new Error(`expected problem+json, got ${type}`);
+  const body = res.json();
+  if (body.code !== code) throw new Error(`expected code ${code}, got ${body.code}`);
+  for (const field of ['type', 'title', 'status', 'detail', 'code', 'requestId']) {
+    if (!(field in body)) throw new Error(`problem body lacks ${field}`);
+  }
+  if (body.status !== status) throw new Error(`body.status ${body.status} != ${status}`);
+  if (body.requestId !== res.headers['x-request-id']) throw new Error('requestId does not match X-Request-Id');
+}
