@@ -7,6 +7,13 @@ import type { RateLimiter } from './ratelimit/interface.ts';
 import { MemoryRateLimiter } from './ratelimit/memory.ts';
 import type { AccountStore } from './storage/accounts/interface.ts';
 import { openSqliteStore } from './storage/accounts/sqlite.ts';
+import type { PostCache, SingleFlight } from './storage/cache/interface.ts';
+import { MemoryPostCache, MemorySingleFlight } from './storage/cache/memory.ts';
+import { FxTwitterSource } from './sources/fxtwitter/source.ts';
+import type { PostSource } from './sources/interface.ts';
+import { MediaFetcher } from './sources/media.ts';
+import { PostService } from './sources/post-service.ts';
+import { SyndicationSource } from './sources/syndication/source.ts';
 
 export interface Container {
   config: Readonly<Config>;
@@ -15,6 +22,8 @@ export interface Container {
   accounts: AccountStore;
   quota: QuotaService;
   rateLimiter: RateLimiter;
+  posts: PostService;
+  media: MediaFetcher;
   checkReadiness(): Promise<Record<string, 'ok' | 'down'>>;
   /** Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it. */
   start(): Promise<void>;
@@ -53,14 +62,41 @@ async function openRateLimiter(config: Readonly<Config>, clock: Clock): Promise<
   return new RedisRateLimiter(config.redisUrl, clock);
 }
 
+function createSources(config: Readonly<Config>): PostSource[] {
+  return config.sources.map((name) =>
+    name === 'fxtwitter'
+      ? new FxTwitterSource(config.fxtwitterUrl, config.upstreamTimeoutMs)
+      : new SyndicationSource(config.syndicationUrl, config.upstreamTimeoutMs),
+  );
+}
+
+async function openPostCache(config: Readonly<Config>, clock: Clock): Promise<{ cache: PostCache; flight: SingleFlight }> {
+  if (!config.redisUrl) return { cache: new MemoryPostCache(clock), flight: new MemorySingleFlight() };
+  const { RedisPostCache, RedisSingleFlight } = await import('./storage/cache/redis.ts');
+  return { cache: new RedisPostCache(config.redisUrl), flight: new RedisSingleFlight(config.redisUrl, config.upstreamTimeoutMs * config.sources.length + 1000) };
+}
+
 export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {
   const clock = options.clock ?? systemClock;
   const logger = createLogger(config, options.logStream);
   const accounts = await openAccountStore(config);
   const rateLimiter = await openRateLimiter(config, clock);
   const quota = new QuotaService(accounts, clock);
+  const { cache, flight } = await openPostCache(config, clock);
+  const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs);
+  const media = new MediaFetcher({
+    mediaUrl: config.mediaUrl,
+    timeoutMs: config.upstreamTimeoutMs,
+    maxBytes: config.mediaMaxBytes,
+    clock,
+  });
 
-  const closers: Array<() => Promise<void>> = [() => rateLimiter.close(), () => accounts.close()];
+  const closers: Array<() => Promise<void>> = [
+    () => rateLimiter.close(),
+    () => cache.close(),
+    () => flight.close(),
+    () => accounts.close(),
+  ];
   const timers: NodeJS.Timeout[] = [];
   // A charge still pending after the reservation timeout belongs to a request whose process died
   // (kill -9, OOM): give the credits back. Live requests finish long before the timeout.
@@ -75,6 +111,8 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     accounts,
     quota,
     rateLimiter,
+    posts,
+    media,
     async checkReadiness() {
       const checks: Record<string, 'ok' | 'down'> = {};
       checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);

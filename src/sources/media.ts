@@ -1,0 +1,186 @@
+// Media fetcher and SSRF guard.
+//
+// Threat model: media URLs come from upstream JSON, which we do not control: a compromised or
+// spoofed source (or a post crafted to carry odd URLs) could point us at internal services
+// (cloud metadata at 169.254.169.254, localhost admin ports, the private network) or at a huge
+// or endless body. Rendering must never become a way to read or probe anything but X's public
+// media CDN. So:
+// - only https: URLs on pbs.twimg.com, video.twimg.com and abs.twimg.com are fetched;
+// - the address a name resolves to is checked after DNS resolution (defeats DNS rebinding and
+//   names pointing inside): loopback, private, link-local, CGNAT, multicast and reserved ranges
+//   are refused;
+// - redirects are followed only to the same allowed hosts over https, at most 3;
+// - bodies are capped in bytes and must declare an image content type; every fetch is timed;
+// - a refused or failed fetch yields null (the renderer draws a placeholder), never an error
+//   that fails the request.
+// POSTSHOT_MEDIA_URL (tests, demo, bench) rewrites the transport to a configured base after the
+// same URL checks: it is operator configuration, not input.
+import dns from 'node:dns';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+import type { Clock } from '../clock.ts';
+import { HttpError, httpGet } from '../net/http-client.ts';
+
+export const MEDIA_HOSTS = new Set(['pbs.twimg.com', 'video.twimg.com', 'abs.twimg.com']);
+const IMAGE_TYPES = /^image\/(jpeg|jpg|png|webp|gif)\b/i;
+const MAX_REDIRECTS = 3;
+
+const blocked = new net.BlockList();
+for (const [addr, prefix] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
+  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
+  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+] as const) blocked.addSubnet(addr, prefix, 'ipv4');
+for (const [addr, prefix] of [
+  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32],
+  ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
+] as const) blocked.addSubnet(addr, prefix, 'ipv6');
+
+export function isPublicAddress(ip: string): boolean {
+  // IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it carries.
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
+  if (mapped) return isPublicAddress(mapped[1]);
+  const family = net.isIP(ip);
+  if (family === 0) return false;
+  return !blocked.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** DNS lookup that refuses names resolving to non-public addresses. */
+export const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
+    if (err) return (callback as (e: Error | null, a: string, f: number) => void)(err, '', 0);
+    const list = addresses as dns.LookupAddress[];
+    const bad = list.find((a) => !isPublicAddress(a.address));
+    if (bad || list.length === 0) {
+      const e = Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EBLOCKED' });
+      return (callback as (e: Error | null, a: string, f: number) => void)(e, '', 0);
+    }
+    if ((options as dns.LookupOptions).all) return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, list);
+    (callback as (e: null, a: string, f: number) => void)(null, list[0].address, list[0].family);
+  });
+};
+
+export type MediaCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** The URL rules, separate from any fetching so they can be tested on their own. */
+export function checkMediaUrl(raw: string): MediaCheck {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'not a URL' };
+  }
+  if (url.protocol !== 'https:') return { ok: false, reason: `${url.protocol} is not https:` };
+  if (url.username || url.password) return { ok: false, reason: 'credentials in URL' };
+  if (url.port && url.port !== '443') return { ok: false, reason: 'non-standard port' };
+  if (!MEDIA_HOSTS.has(url.hostname.toLowerCase())) return { ok: false, reason: `${url.hostname} is not an X media host` };
+  return { ok: true, url };
+}
+
+/** Picks the size variant of an X media URL for an image drawn `px` device pixels wide. */
+export function sizedMediaUrl(raw: string, px: number): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return raw;
+  }
+  if (url.hostname !== 'pbs.twimg.com') return raw;
+  if (url.pathname.startsWith('/profile_images/')) {
+    const suffix = px <= 48 ? '_normal' : px <= 73 ? '_bigger' : px <= 200 ? '_200x200' : '_400x400';
+    url.pathname = url.pathname.replace(/_(normal|bigger|mini|200x200|400x400)(\.\w+)?$/, (_m, _s, ext = '') => `${suffix}${ext}`);
+    return url.toString();
+  }
+  if (/^\/(media|ext_tw_video_thumb|amplify_video_thumb|tweet_video_thumb)\//.test(url.pathname)) {
+    const name = px <= 680 ? 'small' : px <= 1200 ? 'medium' : 'large';
+    const ext = /\.(jpg|jpeg|png|webp)$/i.exec(url.pathname);
+    if (ext && !url.searchParams.has('format')) {
+      url.pathname = url.pathname.slice(0, -ext[0].length);
+      url.searchParams.set('format', ext[1].toLowerCase() === 'jpeg' ? 'jpg' : ext[1].toLowerCase());
+    }
+    url.searchParams.set('name', name);
+    return url.toString();
+  }
+  return raw;
+}
+
+export interface MediaAsset {
+  bytes: Buffer;
+  contentType: string;
+}
+
+export interface MediaFetcherOptions {
+  mediaUrl?: string;
+  timeoutMs: number;
+  maxBytes: number;
+  clock: Clock;
+  /** Total bytes kept in the in-memory cache. */
+  cacheBytes?: number;
+}
+
+/** Fetches X media with the guard above; caches bytes and (briefly) failures. */
+export class MediaFetcher {
+  private readonly cache = new Map<string, { asset: MediaAsset | null; expires: number }>();
+  private readonly inflight = new Map<string, Promise<MediaAsset | null>>();
+  private cachedBytes = 0;
+
+  constructor(private readonly options: MediaFetcherOptions) {}
+
+  /** Null when the URL is refused or the fetch fails: the caller draws a placeholder. */
+  async fetch(raw: string): Promise<MediaAsset | null> {
+    const cached = this.cache.get(raw);
+    if (cached && cached.expires > this.options.clock()) return cached.asset;
+    const running = this.inflight.get(raw);
+    if (running) return running;
+    const p = this.load(raw).finally(() => this.inflight.delete(raw));
+    this.inflight.set(raw, p);
+    return p;
+  }
+
+  private async load(raw: string): Promise<MediaAsset | null> {
+    const asset = await this.fetchFollowing(raw, 0);
+    this.remember(raw, asset);
+    return asset;
+  }
+
+  private async fetchFollowing(raw: string, hops: number): Promise<MediaAsset | null> {
+    const check = checkMediaUrl(raw);
+    if (!check.ok) return null;
+    const target = this.options.mediaUrl
+      ? new URL(`${this.options.mediaUrl}/${check.url.hostname}${check.url.pathname}${check.url.search}`)
+      : check.url;
+    try {
+      const res = await httpGet(target, {
+        timeoutMs: this.options.timeoutMs,
+        maxBytes: this.options.maxBytes,
+        lookup: this.options.mediaUrl ? undefined : guardedLookup,
+        headers: { accept: 'image/avif,image/webp,image/png,image/jpeg,*/*;q=0.5' },
+      });
+      if (res.status >= 300 && res.status < 400 && typeof res.headers.location === 'string') {
+        if (hops >= MAX_REDIRECTS) return null;
+        // Relative redirects resolve against the original media URL, then pass the same checks.
+        return this.fetchFollowing(new URL(res.headers.location, check.url).toString(), hops + 1);
+      }
+      if (res.status !== 200) return null;
+      const type = String(res.headers['content-type'] ?? '');
+      if (!IMAGE_TYPES.test(type)) return null;
+      return { bytes: res.body, contentType: type.split(';')[0].trim().toLowerCase() };
+    } catch (err) {
+      if (err instanceof HttpError) return null;
+      throw err;
+    }
+  }
+
+  private remember(key: string, asset: MediaAsset | null): void {
+    const now = this.options.clock();
+    // Failures are retried after a short while; successes live until evicted by size.
+    this.cache.set(key, { asset, expires: asset ? Number.POSITIVE_INFINITY : now + 30_000 });
+    this.cachedBytes += asset?.bytes.length ?? 0;
+    const budget = this.options.cacheBytes ?? 128 * 1024 * 1024;
+    for (const [k, v] of this.cache) {
+      if (this.cachedBytes <= budget) break;
+      this.cache.delete(k);
+      this.cachedBytes -= v.asset?.bytes.length ?? 0;
+    }
+  }
+}

@@ -1,0 +1,46 @@
+// Turns what a caller sends as `tweetId` into a post id, or says why it cannot.
+
+export type PostIdResult = { ok: true; id: string } | { ok: false; reason: string };
+
+const MAX_ID = 9223372036854775807n; // ids are signed 64-bit integers
+const HOSTS = new Set([
+  'x.com',
+  'twitter.com',
+  'mobile.twitter.com',
+  'mobile.x.com',
+  'fxtwitter.com',
+  'vxtwitter.com',
+  'fixupx.com',
+  'fixvx.com',
+  'nitter.net',
+]);
+
+function checkNumeric(raw: string): PostIdResult {
+  if (!/^[0-9]{1,19}$/.test(raw)) {
+    return { ok: false, reason: raw.length > 19 && /^[0-9]+$/.test(raw) ? 'a post id has at most 19 digits' : 'a post id is 1 to 19 digits' };
+  }
+  if (/^0/.test(raw)) return { ok: false, reason: 'a post id does not start with 0' };
+  if (BigInt(raw) > MAX_ID) return { ok: false, reason: 'the id is larger than any post id' };
+  return { ok: true, id: raw };
+}
+
+/** Accepts a numeric id or a post URL (x.com, twitter.com, mobile., fxtwitter, vxtwitter, /i/status/), with or without scheme and query. */
+export function parsePostId(input: string): PostIdResult {
+  const raw = input.trim();
+  if (raw.length === 0) return { ok: false, reason: 'the post id is empty' };
+  if (raw.length > 512) return { ok: false, reason: 'the post id or URL is too long' };
+  if (/^[0-9]+$/.test(raw)) return checkNumeric(raw);
+  let url: URL;
+  try {
+    url = new URL(/^[a-z]+:\/\//i.test(raw) ? raw : `https://${raw}`);
+  } catch {
+    return { ok: false, reason: 'not a numeric id or a post URL' };
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'a post URL uses http or https' };
+  if (url.username || url.password || url.port) return { ok: false, reason: 'not a post URL' };
+  const host = url.hostname.toLowerCase().replace(/^www\./, '');
+  if (!HOSTS.has(host)) return { ok: false, reason: `"${host.slice(0, 64)}" is not an X post URL host` };
+  const m = /^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)(?:\/(?:photo|video)\/[1-4])?\/?$/.exec(url.pathname);
+  if (!m) return { ok: false, reason: 'the URL is not a link to a post (expected /<user>/status/<id>)' };
+  return checkNumeric(m[1]);
+}

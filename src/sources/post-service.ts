@@ -1,0 +1,47 @@
+import type { CachedPost, PostCache, SingleFlight } from '../storage/cache/interface.ts';
+import type { PostOutcome, PostSource } from './interface.ts';
+
+const NEGATIVE_TTL_MS = 60_000;
+
+/** Sources in order, behind a cache and single-flight: the one way the service gets a post. */
+export class PostService {
+  constructor(
+    private readonly sources: PostSource[],
+    private readonly cache: PostCache,
+    private readonly flight: SingleFlight,
+    private readonly ttlMs: number,
+  ) {}
+
+  async getPost(id: string): Promise<PostOutcome> {
+    const hit = await this.cache.get(id);
+    if (hit) return hit;
+    return this.flight.run(
+      `post:${id}`,
+      () => this.load(id),
+      async () => this.cache.get(id),
+    );
+  }
+
+  private async load(id: string): Promise<PostOutcome> {
+    const outcome = await this.fetchFromSources(id);
+    if (outcome.kind !== 'unavailable') {
+      await this.cache.set(id, outcome as CachedPost, outcome.kind === 'found' ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS));
+    }
+    return outcome;
+  }
+
+  private async fetchFromSources(id: string): Promise<PostOutcome> {
+    const failures: { detail: string; timeout: boolean }[] = [];
+    for (const source of this.sources) {
+      const result = await source.fetchPost(id);
+      if (result.kind !== 'failed') return result;
+      failures.push(result);
+    }
+    return {
+      kind: 'unavailable',
+      detail: failures.map((f) => f.detail).join('; '),
+      // A source that timed out is the likelier story for the caller than one that errored fast.
+      timeout: failures.some((f) => f.timeout),
+    };
+  }
+}

@@ -1,0 +1,101 @@
+// Our own model of a post: what every renderer reads. Sources normalize into this and nothing
+// upstream-shaped travels further.
+
+export type Verification = 'none' | 'blue' | 'business' | 'government';
+
+export interface Author {
+  id?: string;
+  name: string;
+  handle: string;
+  /** Largest known variant of the avatar; fetched at the size it is drawn. */
+  avatarUrl?: string;
+  verification: Verification;
+  /** Organisations have square avatars on X. */
+  avatarShape: 'circle' | 'square';
+}
+
+/** Entity spans are code point offsets into Post.text, end exclusive. */
+export type Entity =
+  | { type: 'url'; start: number; end: number; url: string; display: string }
+  | { type: 'mention'; start: number; end: number; handle: string }
+  | { type: 'hashtag'; start: number; end: number; tag: string }
+  | { type: 'cashtag'; start: number; end: number; symbol: string };
+
+export type Media =
+  | { type: 'photo'; url: string; width?: number; height?: number; alt?: string }
+  | { type: 'video'; poster: string; width?: number; height?: number; durationMs?: number; mp4?: string; alt?: string }
+  | { type: 'gif'; poster: string; width?: number; height?: number; mp4?: string; alt?: string };
+
+export interface PollChoice {
+  label: string;
+  votes?: number;
+}
+
+export interface Poll {
+  choices: PollChoice[];
+  totalVotes?: number;
+  endsAt?: string;
+  final?: boolean;
+}
+
+export interface LinkCard {
+  url: string;
+  title?: string;
+  description?: string;
+  domain?: string;
+  image?: { url: string; width?: number; height?: number };
+  /** summary_large_image: image on top; otherwise a thumbnail at the side. */
+  large: boolean;
+}
+
+export interface Counts {
+  replies?: number;
+  reposts?: number;
+  likes?: number;
+  quotes?: number;
+  bookmarks?: number;
+  views?: number;
+}
+
+export interface Post {
+  id: string;
+  url: string;
+  author: Author;
+  /** ISO 8601, UTC. */
+  createdAt: string;
+  /** The visible text: HTML entities decoded, t.co links replaced by their display form, the trailing media link dropped. */
+  text: string;
+  entities: Entity[];
+  media: Media[];
+  quoted?: Post;
+  replyTo?: { handle: string; statusId?: string };
+  poll?: Poll;
+  card?: LinkCard;
+  counts: Counts;
+  lang?: string;
+  /** True when the text is a long (note) post; `truncated` when only its first part was available. */
+  isNote: boolean;
+  truncated: boolean;
+  source: 'fxtwitter' | 'syndication';
+}
+
+export type TextSegment = { type: 'text'; text: string } | (Entity & { text: string });
+
+/** Splits the text into plain runs and entity runs, in order. */
+export function segmentText(post: Pick<Post, 'text' | 'entities'>): TextSegment[] {
+  const cps = Array.from(post.text);
+  const out: TextSegment[] = [];
+  let at = 0;
+  for (const e of [...post.entities].sort((a, b) => a.start - b.start)) {
+    if (e.start < at || e.end > cps.length || e.end <= e.start) continue;
+    if (e.start > at) out.push({ type: 'text', text: cps.slice(at, e.start).join('') });
+    out.push({ ...e, text: cps.slice(e.start, e.end).join('') });
+    at = e.end;
+  }
+  if (at < cps.length) out.push({ type: 'text', text: cps.slice(at).join('') });
+  return out;
+}
+
+export function postUrl(handle: string, id: string): string {
+  return `https://x.com/${handle}/status/${id}`;
+}

@@ -1,0 +1,98 @@
+import type { Entity } from './post.ts';
+
+/** An entity as sources report it: code point offsets into the raw (HTML-encoded) text. */
+export type RawEntity =
+  | { type: 'url'; start: number; end: number; url: string; display: string }
+  | { type: 'mention'; start: number; end: number; handle: string }
+  | { type: 'hashtag'; start: number; end: number; tag: string }
+  | { type: 'cashtag'; start: number; end: number; symbol: string }
+  /** Removed from the visible text (the trailing pic.x.com link). */
+  | { type: 'media'; start: number; end: number };
+
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+export function decodeHtmlEntities(s: string): string {
+  if (!s.includes('&')) return s;
+  return s.replace(/&(#x[0-9a-f]{1,6}|#[0-9]{1,7}|[a-z]{2,6});/gi, (whole, name: string) => {
+    if (name[0] === '#') {
+      const cp = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
+      return cp > 0 && cp <= 0x10ffff && !(cp >= 0xd800 && cp <= 0xdfff) ? String.fromCodePoint(cp) : whole;
+    }
+    return NAMED[name.toLowerCase()] ?? whole;
+  });
+}
+
+/**
+ * Builds the visible text from the raw text: only the display range, HTML entities decoded,
+ * URLs shown in their display form, media links removed; entity offsets recomputed against
+ * the result (code points).
+ */
+export function buildVisibleText(
+  raw: string,
+  range: [number, number] | undefined,
+  entities: RawEntity[],
+  /** X's own APIs send &amp; &lt; &gt; encoded; FxTwitter sends decoded text. */
+  htmlEncoded: boolean,
+): { text: string; entities: Entity[] } {
+  const decode = htmlEncoded ? decodeHtmlEntities : (s: string) => s;
+  const cps = Array.from(raw);
+  const from = Math.max(0, Math.min(range?.[0] ?? 0, cps.length));
+  const to = Math.max(from, Math.min(range?.[1] ?? cps.length, cps.length));
+  const sorted = entities
+    .filter((e) => e.start >= 0 && e.end > e.start && e.end <= cps.length)
+    .sort((a, b) => a.start - b.start);
+  let text = '';
+  let length = 0;
+  const out: Entity[] = [];
+  const append = (s: string) => {
+    text += s;
+    length += Array.from(s).length;
+  };
+  let at = from;
+  for (const e of sorted) {
+    if (e.start < at) continue; // overlapping or before the display range
+    if (e.start >= to && e.type !== 'media') break;
+    if (e.type === 'media') {
+      if (e.start >= to) break;
+      append(decode(cps.slice(at, e.start).join('')));
+      at = Math.min(e.end, to);
+      continue;
+    }
+    append(decode(cps.slice(at, e.start).join('')));
+    const shown = e.type === 'url' ? e.display : decode(cps.slice(e.start, Math.min(e.end, to)).join(''));
+    const start = length;
+    append(shown);
+    const end = length;
+    if (e.type === 'url') out.push({ type: 'url', start, end, url: e.url, display: e.display });
+    else if (e.type === 'mention') out.push({ type: 'mention', start, end, handle: e.handle });
+    else if (e.type === 'hashtag') out.push({ type: 'hashtag', start, end, tag: e.tag });
+    else out.push({ type: 'cashtag', start, end, symbol: e.symbol });
+    at = Math.min(e.end, to);
+  }
+  if (at < to) append(decode(cps.slice(at, to).join('')));
+  // A removed trailing media link leaves the space before it behind.
+  const trimmed = text.replace(/\s+$/u, '');
+  const cut = Array.from(trimmed).length;
+  return { text: trimmed, entities: out.filter((e) => e.end <= cut) };
+}
+
+/** Mentions, hashtags, cashtags and URLs found by pattern, for sources that send text without entities. */
+export function detectEntities(text: string): RawEntity[] {
+  const found: RawEntity[] = [];
+  const re = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])|(?<![\w@])@([A-Za-z0-9_]{1,15})\b|(?<![\w#&])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)|(?<![\w$])\$([A-Za-z]{1,6}(?:[._][A-Za-z]{1,2})?)(?![\w])/gu;
+  for (const m of text.matchAll(re)) {
+    const start = Array.from(text.slice(0, m.index)).length;
+    const end = start + Array.from(m[0]).length;
+    if (m[1]) found.push({ type: 'url', start, end, url: m[1], display: displayUrl(m[1]) });
+    else if (m[2]) found.push({ type: 'mention', start, end, handle: m[2] });
+    else if (m[3]) found.push({ type: 'hashtag', start, end, tag: m[3] });
+    else if (m[4]) found.push({ type: 'cashtag', start, end, symbol: m[4] });
+  }
+  return found;
+}
+
+/** X's display form of a URL: no scheme, no www., cut after 26 characters with an ellipsis. */
+export function displayUrl(url: string): string {
+  const bare = url.replace(/^https?:\/\/(www\.)?/i, '');
+  return bare.length > 26 ? `${bare.slice(0, 26)}…` : bare;
+}

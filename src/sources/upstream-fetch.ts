@@ -1,0 +1,30 @@
+import { HttpError, httpGet, type HttpResponse } from '../net/http-client.ts';
+
+export const USER_AGENT = 'postshot/0.1 (+https://github.com/postshot; self-hosted post renderer)';
+const MAX_BODY = 2 * 1024 * 1024;
+
+export type UpstreamAnswer =
+  | { ok: true; status: number; json: unknown; contentType: string }
+  | { ok: false; status?: number; detail: string; timeout: boolean };
+
+/** GETs a JSON body from an upstream API: capped, timed, redirects refused, non-JSON reported. */
+export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<UpstreamAnswer> {
+  let res: HttpResponse;
+  try {
+    res = await httpGet(url, { timeoutMs, maxBytes: MAX_BODY, headers: { 'user-agent': USER_AGENT, accept: 'application/json' } });
+  } catch (err) {
+    const e = err as HttpError;
+    return { ok: false, detail: e.message, timeout: e.kind === 'timeout' };
+  }
+  if (res.status >= 300 && res.status < 400) {
+    return { ok: false, status: res.status, detail: `redirect (${res.status}) refused`, timeout: false };
+  }
+  const contentType = String(res.headers['content-type'] ?? '');
+  // An empty body says nothing; it reads as the empty object (syndication's way of saying "unavailable").
+  if (res.body.toString('utf8').trim() === '') return { ok: true, status: res.status, json: {}, contentType };
+  try {
+    return { ok: true, status: res.status, json: JSON.parse(res.body.toString('utf8')), contentType };
+  } catch {
+    return { ok: false, status: res.status, detail: `body is not JSON (${contentType || 'no content type'})`, timeout: false };
+  }
+}
