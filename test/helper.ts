@@ -9,9 +9,13 @@ import type { Clock } from '../src/clock.ts';
 import { loadConfig } from '../src/config.ts';
 import { createContainer, type Container } from '../src/container.ts';
 import type { Plan } from '../src/quota/plans.ts';
+import { startFixtureServer, type FixtureServer } from '../src/sources/fixture-server.ts';
+import { SAMPLES_DIR, SHARED_FIXTURES } from './fixtures.ts';
 
 export interface Harness {
   app: FastifyInstance;
+  /** The fixture upstream the app reads posts and media from. */
+  upstream: FixtureServer;
   c: Container;
   dataDir: string;
   /** Creates an account on `plan` and returns its id and plaintext key. */
@@ -30,9 +34,12 @@ export interface BuildTestOptions extends BuildOptions {
 /** A fresh app over a fresh data dir; closed when the test ends. */
 export async function build(t: TestContext, options: BuildTestOptions = {}): Promise<Harness> {
   const dataDir = makeTempDir();
+  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR, SHARED_FIXTURES] });
   const config = loadConfig({
     POSTSHOT_DATA_DIR: dataDir,
     POSTSHOT_LOG_LEVEL: 'silent',
+    POSTSHOT_UPSTREAM_TIMEOUT_MS: '1000',
+    ...upstream.env,
     ...options.env,
   });
   const c = await createContainer(config, { clock: options.clock });
@@ -40,10 +47,12 @@ export async function build(t: TestContext, options: BuildTestOptions = {}): Pro
   t.after(async () => {
     await app.close();
     await c.close();
+    await upstream.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   return {
     app,
+    upstream,
     c,
     dataDir,
     async account(plan: Plan = 'free', email = 'user@example.com') {

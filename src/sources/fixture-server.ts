@@ -47,6 +47,8 @@ export interface FixtureServer {
   /** Requests seen for an id (or a media path fragment) on a target. */
   count(target: Target, idOrPath?: string): number;
   resetCounts(): void;
+  /** Most requests seen in progress at once since the last resetCounts(). */
+  peakConcurrency(): number;
   /** Ids with a recorded body in any root. */
   ids(): string[];
   close(): Promise<void>;
@@ -95,6 +97,8 @@ export async function startFixtureServer(options: { roots: string[]; port?: numb
   const faults = new Map<string, Fault>();
   const counts = new Map<string, number>();
   const placeholders = new Map<string, Buffer>();
+  let inProgress = 0;
+  let peak = 0;
 
   const faultFor = (target: Target, id: string) => faults.get(`${target}:${id}`) ?? faults.get(`*:${id}`);
   const bump = (target: Target, id: string) => counts.set(`${target}:${id}`, (counts.get(`${target}:${id}`) ?? 0) + 1);
@@ -196,6 +200,8 @@ export async function startFixtureServer(options: { roots: string[]; port?: numb
   }
 
   const httpServer = http.createServer((req, res) => {
+    peak = Math.max(peak, ++inProgress);
+    res.on('close', () => inProgress--);
     handle(req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500).end();
     });
@@ -227,7 +233,11 @@ export async function startFixtureServer(options: { roots: string[]; port?: numb
       }
       return n;
     },
-    resetCounts: () => counts.clear(),
+    resetCounts: () => {
+      counts.clear();
+      peak = inProgress;
+    },
+    peakConcurrency: () => peak,
     ids: () => [...new Set([...bodies.fxtwitter.keys(), ...bodies.syndication.keys()])].sort(),
     close: () =>
       new Promise<void>((resolve) => {

@@ -70,7 +70,7 @@ test('recorded syndication: plain text, counts, verification', (t) => {
   assert.equal(p.author.avatarShape, 'circle');
   assert.equal(p.createdAt, '2006-03-21T20:50:14.000Z');
   assert.deepEqual(p.counts, { replies: 17999, likes: 309060 });
-  assert.equal(p.counts.reposts, undefined, 'an unknown count stays unknown');
+  assert.equal((p.counts as Record<string, number>).reposts, undefined, 'an unknown count stays unknown');
   assert.equal(p.url, 'https://x.com/jack/status/20');
 });
 

@@ -1,0 +1,26 @@
+import type { Container } from '../container.ts';
+import type { Post } from '../sources/post.ts';
+import { parsePostId } from '../sources/post-id.ts';
+import { ProblemError } from './problem.ts';
+
+/** The id from a path segment, or a 400 invalid_post_id saying why not. */
+export function requirePostId(raw: string | undefined): string {
+  const parsed = parsePostId(raw ?? '');
+  if (!parsed.ok) throw new ProblemError('invalid_post_id', `"${(raw ?? '').slice(0, 100)}" is not a post id or post URL: ${parsed.reason}.`);
+  return parsed.id;
+}
+
+/** Loads a post or throws the matching problem (404 / 502 / 504). */
+export async function requirePost(c: Container, id: string): Promise<Post> {
+  const outcome = await c.posts.getPost(id);
+  switch (outcome.kind) {
+    case 'found':
+      return outcome.post;
+    case 'not_found':
+      throw new ProblemError('post_not_found', `Post ${id} does not exist or is not public (deleted, protected, age-restricted or its author suspended).`);
+    case 'unavailable':
+      throw outcome.timeout
+        ? new ProblemError('upstream_timeout', `The post sources did not answer in time for post ${id}; try again.`)
+        : new ProblemError('upstream_unavailable', `No post source could deliver post ${id} right now; try again.`);
+  }
+}

@@ -1,0 +1,136 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { renderMarkdown, type MarkdownOptions } from '../../markdown/render.ts';
+import type { PostOutcome } from '../../sources/interface.ts';
+import { parsePostId } from '../../sources/post-id.ts';
+import { runMetered, type Meter } from '../metered.ts';
+import { requirePost, requirePostId } from '../post-lookup.ts';
+import { ProblemError, type ProblemCode } from '../problem.ts';
+import { readBoolean, rejectUnknownQuery } from '../query.ts';
+
+const OPTION_NAMES = ['includeStats', 'includeMedia', 'includeQuoted'] as const;
+const MAX_IDS = 100;
+// Enough to fetch 100 ids in a few upstream round trips without flooding the sources.
+const FETCH_CONCURRENCY = 32;
+
+function readOptions(query: unknown): MarkdownOptions {
+  rejectUnknownQuery(query, OPTION_NAMES);
+  return {
+    includeStats: readBoolean(query, 'includeStats', true),
+    includeMedia: readBoolean(query, 'includeMedia', true),
+    includeQuoted: readBoolean(query, 'includeQuoted', true),
+  };
+}
+
+type BulkItem =
+  | { tweetId: string; markdown: string; success: true }
+  | { tweetId: string; success: false; error: { code: ProblemCode; message: string } };
+
+function readBulkBody(body: unknown): string[] {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new ProblemError('invalid_body', 'The body must be a JSON object like {"tweetIds": ["20"]}.');
+  }
+  const ids = (body as { tweetIds?: unknown }).tweetIds;
+  if (!Array.isArray(ids)) throw new ProblemError('invalid_body', '"tweetIds" must be an array of post id strings.');
+  if (ids.length === 0) throw new ProblemError('invalid_body', '"tweetIds" must hold at least one id.');
+  if (ids.length > MAX_IDS) throw new ProblemError('too_many_ids', `At most ${MAX_IDS} ids per request; got ${ids.length}.`);
+  const bad = ids.findIndex((x) => typeof x !== 'string');
+  if (bad >= 0) throw new ProblemError('invalid_body', `"tweetIds[${bad}]" must be a string.`);
+  return ids as string[];
+}
+
+async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  });
+  await Promise.all(workers);
+  return out;
+}
+
+function failureOf(outcome: Exclude<PostOutcome, { kind: 'found' }>, id: string): { code: ProblemCode; message: string } {
+  return outcome.kind === 'not_found'
+    ? { code: 'post_not_found', message: `Post ${id} does not exist or is not public.` }
+    : { code: 'upstream_unavailable', message: outcome.timeout ? `The post sources timed out for post ${id}.` : `No post source could deliver post ${id}.` };
+}
+
+/**
+ * Charges one credit per distinct post delivered, in request order: credits are reserved for as
+ * many pending ids as they cover, failures are refunded, and refunded credits go to the next ids.
+ */
+async function fetchCharged(c: Container, meter: Meter, ids: string[]): Promise<Map<string, PostOutcome | 'quota_exceeded'>> {
+  const results = new Map<string, PostOutcome | 'quota_exceeded'>();
+  const pending = [...ids];
+  let firstRound = true;
+  while (pending.length > 0) {
+    const reservation = await meter.reserve(pending.length, true);
+    if (!reservation) {
+      if (firstRound) throw new ProblemError('quota_exceeded', `The ${meter.caller.account.plan} plan's quota is used up.`);
+      for (const id of pending.splice(0)) results.set(id, 'quota_exceeded');
+      break;
+    }
+    firstRound = false;
+    const batch = pending.splice(0, reservation.granted);
+    const outcomes = await mapBounded(batch, FETCH_CONCURRENCY, (id) => c.posts.getPost(id));
+    batch.forEach((id, i) => results.set(id, outcomes[i]));
+    const failed = outcomes.filter((o) => o.kind !== 'found').length;
+    if (failed > 0) await meter.refund(reservation, failed);
+  }
+  return results;
+}
+
+export function registerContentRoutes(app: FastifyInstance, c: Container): void {
+  // Only JSON bodies: anything else is 415 before it reaches a handler.
+  app.removeContentTypeParser('text/plain');
+
+  // The wildcard also accepts post URLs that were not URL-encoded.
+  app.get('/api/v1/content/*', async (request, reply) => {
+    let id = '';
+    let options: MarkdownOptions = { includeStats: true, includeMedia: true, includeQuoted: true };
+    const markdown = await runMetered(c, request, reply, {
+      style: 'content',
+      endpoint: 'content',
+      cost: 1,
+      validate: () => {
+        options = readOptions(request.query);
+        id = requirePostId((request.params as { '*': string })['*']);
+      },
+      work: async () => renderMarkdown(await requirePost(c, id), options),
+    });
+    return reply.type('text/markdown; charset=utf-8').send(markdown);
+  });
+
+  app.post('/api/v1/content/tweets', async (request, reply) => {
+    let requested: string[] = [];
+    let options = { includeStats: true, includeMedia: true, includeQuoted: true };
+    const results = await runMetered(c, request, reply, {
+      style: 'content',
+      endpoint: 'content_bulk',
+      cost: 0,
+      validate: () => {
+        options = readOptions(request.query);
+        requested = readBulkBody(request.body);
+      },
+      work: async (meter) => {
+        const parsed = requested.map((raw) => ({ raw, parsed: parsePostId(raw) }));
+        const distinct = [...new Set(parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.id] : [])))];
+        const outcomes = distinct.length ? await fetchCharged(c, meter, distinct) : new Map();
+        return parsed.map(({ raw, parsed: p }): BulkItem => {
+          if (!p.ok) return { tweetId: raw, success: false, error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}.` } };
+          const o = outcomes.get(p.id)!;
+          if (o === 'quota_exceeded') {
+            return { tweetId: raw, success: false, error: { code: 'quota_exceeded', message: 'No credits left for this id.' } };
+          }
+          if (o.kind === 'found') return { tweetId: raw, markdown: renderMarkdown(o.post, options), success: true };
+          return { tweetId: raw, success: false, error: failureOf(o, p.id) };
+        });
+      },
+    });
+    const successful = results.filter((r) => r.success).length;
+    return reply.send({ results, total: results.length, successful, failed: results.length - successful });
+  });
+}

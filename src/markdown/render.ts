@@ -1,0 +1,145 @@
+import { segmentText, type Media, type Post } from '../sources/post.ts';
+
+export interface MarkdownOptions {
+  includeStats: boolean;
+  includeMedia: boolean;
+  includeQuoted: boolean;
+}
+
+export const DEFAULT_MARKDOWN_OPTIONS: MarkdownOptions = Object.freeze({
+  includeStats: true,
+  includeMedia: true,
+  includeQuoted: true,
+});
+
+// Characters CommonMark may give meaning to anywhere in a line. Backslash-escaping ASCII
+// punctuation is always literal in CommonMark, so escaping is safe even where not needed.
+const INLINE_SPECIAL = /[\\`*_[\]<>&~|]/g;
+
+/** Escapes text so a CommonMark renderer shows exactly these characters. */
+export function escapeMarkdownInline(text: string): string {
+  return text.replace(INLINE_SPECIAL, (c) => `\\${c}`);
+}
+
+/** Escapes what only means something at the start of a line (headings, lists, quotes, indents). */
+function escapeLineStart(line: string): string {
+  // Trailing blanks are invisible and would turn into a Markdown hard break; drop them.
+  const m = /^([ \t]*)(.*?)[ \t]*$/s.exec(line)!;
+  if (m[2] === '') return '';
+  // Leading spaces would make an indented code block or be stripped; as references they stay text.
+  const indent = m[1].replace(/ /g, '&#32;').replace(/\t/g, '&#9;');
+  let rest = m[2];
+  rest = rest.replace(/^(#{1,6})(?=\s|$)/, (h) => h.replace(/#/g, '\\#'));
+  rest = rest.replace(/^([-+*])(?=\s|$)/, '\\$1');
+  rest = rest.replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
+  rest = rest.replace(/^(=+|-+)\s*$/, (u) => u.replace(/([=-])/g, '\\$1'));
+  return indent + rest;
+}
+
+function escapeUrl(url: string): string {
+  return url.replace(/[\s()<>\\]/g, (c) => encodeURIComponent(c));
+}
+
+function formatCount(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+export function formatUtc(iso: string): string {
+  const d = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+}
+
+function authorLine(post: Post): string {
+  return `**@${escapeMarkdownInline(post.author.handle)}** (${escapeMarkdownInline(post.author.name)}) · ${formatUtc(post.createdAt)}`;
+}
+
+/** The post text as Markdown: entities as links, specials escaped, every line break kept. */
+function textBlock(post: Post): string {
+  let md = '';
+  for (const seg of segmentText(post)) {
+    switch (seg.type) {
+      case 'text':
+        md += escapeMarkdownInline(seg.text);
+        break;
+      case 'mention':
+        md += `[${escapeMarkdownInline(seg.text)}](https://x.com/${encodeURIComponent(seg.handle)})`;
+        break;
+      case 'hashtag':
+        md += `[${escapeMarkdownInline(seg.text)}](https://x.com/hashtag/${encodeURIComponent(seg.tag)})`;
+        break;
+      case 'cashtag':
+        md += `[${escapeMarkdownInline(seg.text)}](https://x.com/search?q=${encodeURIComponent(`$${seg.symbol}`)})`;
+        break;
+      case 'url':
+        md += `[${escapeMarkdownInline(seg.text)}](${escapeUrl(seg.url)})`;
+        break;
+    }
+  }
+  // Paragraph breaks stay blank lines; single breaks become hard breaks (a trailing backslash).
+  return md
+    .split(/\n{2,}/)
+    .map((para) =>
+      para
+        .split('\n')
+        .map(escapeLineStart)
+        .join('\\\n'),
+    )
+    .filter((p) => p.trim() !== '')
+    .join('\n\n');
+}
+
+function mediaLines(media: Media[]): string[] {
+  let photo = 0;
+  return media.map((m) => {
+    if (m.type === 'photo') return `![Image ${++photo}](${escapeUrl(m.url)})`;
+    const label = m.type === 'video' ? 'Video' : 'GIF';
+    return `[${label}](${escapeUrl(m.mp4 ?? m.poster)})`;
+  });
+}
+
+function pollLines(post: Post): string[] {
+  const poll = post.poll!;
+  const total = poll.totalVotes ?? poll.choices.reduce((s, c) => s + (c.votes ?? 0), 0);
+  return poll.choices.map((c) => {
+    const label = escapeMarkdownInline(c.label);
+    if (c.votes === undefined) return `\\- ${label}`;
+    const pct = total > 0 ? ((c.votes / total) * 100).toFixed(1) : '0.0';
+    return `\\- ${label}: ${formatCount(c.votes)} ${c.votes === 1 ? 'vote' : 'votes'} (${pct}%)`;
+  });
+}
+
+function statsLine(post: Post): string | null {
+  const c = post.counts;
+  const parts: string[] = [];
+  if (c.replies !== undefined) parts.push(`Replies: ${formatCount(c.replies)}`);
+  if (c.reposts !== undefined) parts.push(`Retweets: ${formatCount(c.reposts)}`);
+  if (c.likes !== undefined) parts.push(`Likes: ${formatCount(c.likes)}`);
+  if (c.views !== undefined) parts.push(`Views: ${formatCount(c.views)}`);
+  return parts.length ? parts.join(' · ') : null;
+}
+
+function bodyBlocks(post: Post, options: MarkdownOptions): string[] {
+  const blocks = [authorLine(post)];
+  const text = textBlock(post);
+  if (text) blocks.push(text);
+  if (post.poll) blocks.push(pollLines(post).join('\\\n'));
+  if (options.includeMedia && post.media.length) blocks.push(mediaLines(post.media).join('\\\n'));
+  if (post.card?.title) blocks.push(`[${escapeMarkdownInline(post.card.title)}](${escapeUrl(post.card.url)})`);
+  return blocks;
+}
+
+/** Post → Markdown (DESIGN.md section 9). Pure. */
+export function renderMarkdown(post: Post, options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS): string {
+  const blocks = bodyBlocks(post, options);
+  if (options.includeQuoted && post.quoted) {
+    const inner = bodyBlocks(post.quoted, options).join('\n\n');
+    blocks.push(inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'));
+  }
+  if (options.includeStats) {
+    const stats = statsLine(post);
+    if (stats) blocks.push(stats);
+  }
+  blocks.push(post.url);
+  return `${blocks.join('\n\n')}\n`;
+}

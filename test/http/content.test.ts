@@ -1,0 +1,154 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { generateApiKey } from '../../src/auth/api-key.ts';
+import { assertProblem, build } from '../helper.ts';
+
+const TEXT_POST = '1900000000000000001';
+const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,business=100000' };
+
+test('single content: Markdown, quota headers, one credit', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const res = await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': apiKey, accept: 'text/markdown' } });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['content-type'], 'text/markdown; charset=utf-8');
+  assert.equal(res.headers['x-quota-remaining'], '299');
+  assert.equal(res.headers['x-quota-limit'], '300');
+  assert.match(res.body, /^\*\*@postshot\\_samples\*\* \(Postshot Samples 📸\) · 2026-03-21 20:50 UTC\n\nShipping day/);
+  assert.ok(res.body.trimEnd().endsWith(`https://x.com/postshot_samples/status/${TEXT_POST}`));
+});
+
+test('single content accepts post URLs, encoded or not', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const url = `https://x.com/postshot_samples/status/${TEXT_POST}?s=20`;
+  const encoded = await h.app.inject({ url: `/api/v1/content/${encodeURIComponent(url)}`, headers: { 'x-api-key': apiKey } });
+  assert.equal(encoded.statusCode, 200);
+  const raw = await h.app.inject({ url: `/api/v1/content/x.com/postshot_samples/status/${TEXT_POST}`, headers: { 'x-api-key': apiKey } });
+  assert.equal(raw.statusCode, 200);
+  assert.equal(raw.body, encoded.body);
+});
+
+test('single content: options, bad options, bad ids, missing posts cost nothing', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const get = (url: string) => h.app.inject({ url, headers: { 'x-api-key': apiKey } });
+  const off = await get(`/api/v1/content/1900000000000000011?includeStats=false&includeMedia=0&includeQuoted=false`);
+  assert.equal(off.statusCode, 200);
+  assert.doesNotMatch(off.body, /Replies:|^>/m);
+  const on = await get(`/api/v1/content/1900000000000000011?includeStats=1&includeMedia=true`);
+  assert.match(on.body, /^> /m);
+  for (const q of ['includeStats=yes', 'includeMedia=', 'includeQuoted=TRUE', 'includeStats=true&includeStats=false', 'format=png']) {
+    const r = await get(`/api/v1/content/${TEXT_POST}?${q}`);
+    assertProblem(r, 400, 'invalid_parameter');
+    assert.equal(r.headers['x-quota-remaining'], '298', 'bad input costs nothing and still shows quota');
+  }
+  for (const bad of ['abc', '-1', '12345678901234567890', encodeURIComponent('https://evil.com/a/status/1')]) {
+    assertProblem(await get(`/api/v1/content/${bad}`), 400, 'invalid_post_id');
+  }
+  const missing = await get('/api/v1/content/1234567');
+  assertProblem(missing, 404, 'post_not_found');
+  assert.equal(missing.headers['x-quota-remaining'], '298');
+  h.upstream.setFault('1900000000000000005', { status: 500 }, '*');
+  const down = await get('/api/v1/content/1900000000000000005');
+  assertProblem(down, 502, 'upstream_unavailable');
+  h.upstream.setFault('1900000000000000006', { delayMs: 3000 }, '*');
+  const slow = await get('/api/v1/content/1900000000000000006');
+  assertProblem(slow, 504, 'upstream_timeout');
+  assert.equal(slow.headers['x-quota-remaining'], '298');
+});
+
+test('content auth statuses: 401 missing, 403 malformed or unknown', async (t) => {
+  const h = await build(t);
+  assertProblem(await h.app.inject({ url: `/api/v1/content/${TEXT_POST}` }), 401, 'missing_api_key');
+  assertProblem(await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': 'nope' } }), 403, 'invalid_api_key');
+  assertProblem(await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': generateApiKey() } }), 403, 'invalid_api_key');
+  const bulk = await h.app.inject({ method: 'POST', url: '/api/v1/content/tweets', headers: { 'x-api-key': generateApiKey() }, payload: { tweetIds: ['20'] } });
+  assertProblem(bulk, 403, 'invalid_api_key');
+  assertProblem(await h.app.inject({ method: 'POST', url: '/api/v1/content/tweets', payload: { tweetIds: ['20'] } }), 401, 'missing_api_key');
+});
+
+const bulk = (h: Awaited<ReturnType<typeof build>>, apiKey: string, payload: unknown, headers: Record<string, string> = {}) =>
+  h.app.inject({ method: 'POST', url: '/api/v1/content/tweets', headers: { 'x-api-key': apiKey, ...headers }, payload: payload as string });
+
+test('bulk: mixed good, missing, invalid and duplicate ids, in request order', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const ids = [TEXT_POST, '1234567', 'not-an-id', `https://x.com/a/status/${TEXT_POST}`, '1900000000000000003', TEXT_POST];
+  const res = await bulk(h, apiKey, { tweetIds: ids });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  assert.deepEqual(body.results.map((r: { tweetId: string }) => r.tweetId), ids);
+  assert.deepEqual(body.results.map((r: { success: boolean }) => r.success), [true, false, false, true, true, true]);
+  assert.equal(body.results[1].error.code, 'post_not_found');
+  assert.equal(body.results[2].error.code, 'invalid_post_id');
+  assert.equal(body.results[0].markdown, body.results[3].markdown);
+  assert.equal(body.total, 6);
+  assert.equal(body.successful, 4);
+  assert.equal(body.failed, 2);
+  // Two distinct posts delivered: two credits.
+  assert.equal(res.headers['x-quota-remaining'], '298');
+  assert.equal(h.upstream.count('syndication', TEXT_POST), 1, 'duplicates are fetched once');
+});
+
+test('bulk: quota running out mid-request processes the first ids only', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey, accountId } = await h.account('free');
+  // Spend 47 of 50 credits first.
+  for (let i = 0; i < 47; i++) {
+    const r = await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': apiKey } });
+    assert.equal(r.statusCode, 200);
+  }
+  const ids = ['1900000000000000002', '1234567', '1900000000000000003', '1900000000000000004', '1900000000000000005', '1900000000000000006'];
+  const res = await bulk(h, apiKey, { tweetIds: ids });
+  assert.equal(res.statusCode, 200);
+  const r = res.json().results;
+  // 3 credits: 002 ok, 1234567 missing (refunded, credit goes on), 003 ok, 004 ok, then none left.
+  assert.deepEqual(r.map((x: { success: boolean }) => x.success), [true, false, true, true, false, false]);
+  assert.equal(r[1].error.code, 'post_not_found');
+  assert.equal(r[4].error.code, 'quota_exceeded');
+  assert.equal(r[5].error.code, 'quota_exceeded');
+  assert.equal(res.headers['x-quota-remaining'], '0');
+  const usage = await h.c.quota.usage((await h.c.accounts.getAccount(accountId))!);
+  assert.equal(usage.used, 50);
+  const again = await bulk(h, apiKey, { tweetIds: [TEXT_POST] });
+  assertProblem(again, 403, 'quota_exceeded');
+  assert.equal(again.headers['x-quota-remaining'], '0');
+});
+
+test('bulk: body validation', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const many = Array.from({ length: 101 }, (_, i) => String(i + 1));
+  assertProblem(await bulk(h, apiKey, { tweetIds: many }), 400, 'too_many_ids');
+  assertProblem(await bulk(h, apiKey, { tweetIds: [] }), 400, 'invalid_body');
+  assertProblem(await bulk(h, apiKey, { tweetIds: '20' }), 400, 'invalid_body');
+  assertProblem(await bulk(h, apiKey, { tweetIds: [20] }), 400, 'invalid_body');
+  assertProblem(await bulk(h, apiKey, { tweetIds: [null] }), 400, 'invalid_body');
+  assertProblem(await bulk(h, apiKey, [TEXT_POST]), 400, 'invalid_body');
+  assertProblem(await bulk(h, apiKey, {}), 400, 'invalid_body');
+  assertProblem(await bulk(h, apiKey, '{"tweetIds": [', { 'content-type': 'application/json' }), 400, 'invalid_body');
+  assertProblem(await bulk(h, apiKey, 'tweetIds=20', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
+  assertProblem(await bulk(h, apiKey, 'a=1', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+  const big = JSON.stringify({ tweetIds: [TEXT_POST], pad: 'x'.repeat(70 * 1024) });
+  assertProblem(await bulk(h, apiKey, big, { 'content-type': 'application/json' }), 413, 'payload_too_large');
+  const res = await bulk(h, apiKey, { tweetIds: [TEXT_POST] });
+  assert.equal(res.headers['x-quota-remaining'], '299', 'none of the refused requests cost anything');
+});
+
+test('bulk: 100 ids are fetched 32 at a time (4 round trips of a 100 ms upstream)', async (t) => {
+  const h = await build(t, { env: { ...NO_RATE, POSTSHOT_SOURCES: 'syndication' } });
+  const { apiKey } = await h.account('business');
+  // 100 distinct ids: all missing upstream, each answered after 100 ms.
+  const ids = Array.from({ length: 100 }, (_, i) => String(5_000_000 + i));
+  for (const id of ids) h.upstream.setFault(id, { delayMs: 100 }, 'syndication');
+  h.upstream.resetCounts();
+  const res = await bulk(h, apiKey, { tweetIds: ids });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.json().failed, 100);
+  // Concurrency is the behaviour under test: bounded, yet far from sequential (100 × 100 ms).
+  const seen = ids.reduce((n, id) => n + h.upstream.count('syndication', id), 0);
+  assert.equal(seen, 100);
+  // 32 at a time: 100 ids take 4 upstream round trips (~400 ms), not 100.
+  assert.equal(h.upstream.peakConcurrency(), 32);
+});

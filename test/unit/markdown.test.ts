@@ -1,0 +1,126 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { marked } from 'marked';
+import { renderMarkdown, formatUtc } from '../../src/markdown/render.ts';
+import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import type { Post } from '../../src/sources/post.ts';
+import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
+import { decodeHtmlEntities } from '../../src/sources/text.ts';
+import { hasShared, listBodies, readJson, SAMPLES_DIR } from '../fixtures.ts';
+
+const OFF = { includeStats: false, includeMedia: false, includeQuoted: false };
+
+function load(file: string): Post {
+  const body = readJson(file);
+  const r = file.includes('fxtwitter') ? normalizeFxTwitter(200, body) : normalizeSyndication(body);
+  if (r.kind !== 'found') throw new Error(`${file}: ${r.kind}`);
+  return r.post;
+}
+
+function toHtml(md: string): string {
+  return marked.parse(md, { async: false, gfm: true }) as string;
+}
+
+/** What a reader sees: tags dropped, breaks as newlines, references decoded. */
+function visibleText(html: string): string {
+  return decodeHtmlEntities(
+    html
+      .replace(/<br\s*\/?>\n?/g, '\n')
+      .replace(/<\/p>\s*<p>/g, '\n\n')
+      .replace(/<[^>]+>/g, '')
+      .trim(),
+  );
+}
+
+function expectedText(post: Post): string {
+  return post.text
+    .split('\n')
+    .map((l) => l.replace(/\s+$/u, ''))
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .replace(/^\n+|\n+$/g, '')
+    .replace(/\n\n+(?=\n)/g, '\n');
+}
+
+const samplePosts = [...listBodies('syndication', SAMPLES_DIR), ...listBodies('fxtwitter', SAMPLES_DIR)];
+const recordedPosts = hasShared
+  ? [...listBodies('syndication'), ...listBodies('fxtwitter')].filter((f) => !/tombstone|user-/.test(path.basename(f)))
+  : [];
+
+for (const file of [...samplePosts, ...recordedPosts]) {
+  test(`Markdown of ${path.relative(path.resolve(SAMPLES_DIR, '..', '..'), file)} renders to exactly the post's text`, () => {
+    const post = load(file);
+    const md = renderMarkdown(post, OFF);
+    const html = toHtml(md);
+    const parts = visibleText(html).split('\n\n');
+    assert.equal(parts[0], `@${post.author.handle} (${post.author.name}) · ${formatUtc(post.createdAt)}`);
+    assert.equal(parts.at(-1), post.url);
+    let body = parts.slice(1, -1).join('\n\n');
+    if (post.card?.title) body = body.slice(0, body.lastIndexOf('\n\n'));
+    if (post.poll) body = body.slice(0, body.lastIndexOf('\n\n'));
+    assert.equal(body, expectedText(post));
+    // No stray emphasis, code, headings, lists or quotes from characters in the post.
+    const strong = html.match(/<strong>/g)?.length ?? 0;
+    assert.equal(strong, 1, 'only the author handle is bold');
+    assert.doesNotMatch(html, /<(em|code|h\d|ul|ol|blockquote|pre|img|script|del|table)[\s>]/);
+    const links = [...html.matchAll(/<a href="([^"]*)"/g)].map((m) => m[1]);
+    const entityLinks = post.entities.length + (post.card?.title ? 1 : 0);
+    assert.ok(links.length >= entityLinks, `${links.length} links for ${entityLinks} entities`);
+  });
+}
+
+test('entities become links to X, URLs to their expanded form', () => {
+  const post = load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000001.json'));
+  const html = toHtml(renderMarkdown(post, OFF));
+  assert.match(html, /<a href="https:\/\/x.com\/danadoe">@danadoe<\/a>/);
+  assert.match(html, /<a href="https:\/\/x.com\/hashtag\/launch">#launch<\/a>/);
+  assert.match(html, /<a href="https:\/\/x.com\/search\?q=%24ACME">\$ACME<\/a>/);
+  assert.match(html, /<a href="https:\/\/example.com\/blog\/shipping-day\?ref=x">example.com\/blog\/shipping…<\/a>/);
+});
+
+test('hostile text stays text: no HTML, no emphasis, no lists', () => {
+  const post = load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000017.json'));
+  const md = renderMarkdown(post);
+  const html = toHtml(md);
+  assert.doesNotMatch(html, /<script|<img|<b>|<em>|<code>|<h1|<ol|<blockquote/);
+  assert.ok(visibleText(html).includes('<script>alert(1)</script><img src=x onerror=alert(2)>'));
+  assert.ok(visibleText(html).includes('(Dana "<b>" Doe)'));
+});
+
+test('options: stats, media and quoted on and off', () => {
+  const quote = load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000011.json'));
+  const full = renderMarkdown(quote);
+  assert.match(full, /^> \*\*@acme\*\* \(Acme Corp\) · 2026-04-09 11:00 UTC$/m);
+  assert.match(full, /^> !\[Image 1\]\(https:\/\/pbs\.twimg\.com\/media\/PSq1\.png\)$/m);
+  assert.match(full, /^Replies: 2 · Likes: 15$/m);
+  assert.ok(full.trimEnd().endsWith('https://x.com/danadoe/status/1900000000000000011'));
+  const bare = renderMarkdown(quote, OFF);
+  assert.doesNotMatch(bare, /^>/m);
+  assert.doesNotMatch(bare, /Replies:/);
+  assert.doesNotMatch(bare, /!\[Image/);
+  assert.match(toHtml(full), /<blockquote>/);
+
+  const video = load(path.join(SAMPLES_DIR, 'upstream/fxtwitter/1900000000000000015.json'));
+  const v = renderMarkdown(video);
+  assert.match(v, /^\[Video\]\(https:\/\/video\.twimg\.com\/amplify_video\/PSvid01\/vid\/avc1\/1280x720\/best\.mp4\)$/m);
+  assert.match(v, /^Replies: 40 · Retweets: 120 · Likes: 1,500 · Views: 250,000$/m);
+  const gif = renderMarkdown(load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000009.json')));
+  assert.match(gif, /^\[GIF\]\(https:\/\/video\.twimg\.com\/tweet_video\/PSgif01\.mp4\)$/m);
+  const four = renderMarkdown(load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000008.json')));
+  assert.equal(four.match(/!\[Image \d\]/g)?.length, 4);
+});
+
+test('poll lines give votes and percentages', () => {
+  const md = renderMarkdown(load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000010.json')));
+  assert.match(md, /^\\- PNG: 1,234 votes \(45\.9%\)\\$/m);
+  assert.match(md, /^\\- Markdown: 890 votes \(33\.1%\)$/m);
+  const text = visibleText(toHtml(md));
+  assert.ok(text.includes('- PNG: 1,234 votes (45.9%)\n- SVG: 567 votes (21.1%)\n- Markdown: 890 votes (33.1%)'));
+});
+
+test('the long post keeps every paragraph and line break', () => {
+  const post = load(path.join(SAMPLES_DIR, 'upstream/fxtwitter/1900000000000000013.json'));
+  const html = toHtml(renderMarkdown(post, OFF));
+  assert.equal(html.match(/<p>/g)?.length, 6);
+});
