@@ -11,7 +11,7 @@ export async function serve(config: Readonly<Config>, _io: CliIo): Promise<numbe
     ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
     : undefined;
   const app = await buildApp(container, { https });
-  await container.start?.();
+  await container.start();
   await app.listen({ port: config.port, host: config.host });
 
   return new Promise<number>((resolve) => {

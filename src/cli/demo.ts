@@ -1,0 +1,80 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { buildApp } from '../app.ts';
+import { createAccountWithKey } from '../auth/admin.ts';
+import { loadConfig, type Config } from '../config.ts';
+import { createContainer } from '../container.ts';
+import { startFixtureServer } from '../sources/fixture-server.ts';
+import type { CliIo } from './index.ts';
+
+function findFreePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', 'samples');
+
+/**
+ * Offline demo: the fixture upstream serves the package's sample posts, a throwaway data dir
+ * holds a pro account, and the printed curl lines work as they are.
+ */
+export async function runDemo(base: Readonly<Config>, io: CliIo): Promise<number> {
+  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
+  // PORT=0 picks a free port up front, so the public URL (and the printed curl lines) are right.
+  const port = base.port === 0 ? await findFreePort(base.host) : base.port;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'postshot-demo-'));
+  const config = loadConfig({
+    PORT: String(port),
+    HOST: base.host,
+    POSTSHOT_DATA_DIR: dataDir,
+    POSTSHOT_LOG_LEVEL: 'warn',
+    ...upstream.env,
+  });
+  const container = await createContainer(config);
+  const created = await createAccountWithKey(container.accounts, { email: 'demo@example.com', plan: 'pro' }, Date.now());
+  if (!created.ok) throw new Error(created.message);
+  const app = await buildApp(container);
+  await container.start();
+  await app.listen({ port: config.port, host: config.host });
+
+  const key = created.value.apiKey;
+  const url = config.publicUrl;
+  const ids = upstream.ids();
+  io.out(`postshot demo: serving ${url} with ${ids.length} sample posts (no network needed)`);
+  io.out(`demo account ${created.value.account.id} (pro plan), API key:\n\n  ${key}\n`);
+  io.out('Try:');
+  const h = `-H 'X-API-KEY: ${key}'`;
+  for (const line of [
+    `curl -s ${h} ${url}/api/v1/usage`,
+    `curl -s ${h} ${url}/api/v1/content/1900000000000000001`,
+    `curl -s ${h} '${url}/api/v1/content/1900000000000000011?includeStats=false'`,
+    `curl -s ${h} -H 'Content-Type: application/json' -d '{"tweetIds":["1900000000000000001","1900000000000000013","404"]}' ${url}/api/v1/content/tweets`,
+    `curl -s ${h} ${url}/api/v1/screenshot/1900000000000000001 -o post.svg`,
+    `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000008?format=png' -o photos.png`,
+    `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000002?format=png&theme=dark' -o arabic-dark.png`,
+    `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000011?format=html' -o quote.html`,
+    `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000010?format=png&returnType=url'`,
+  ]) io.out(`  ${line}`);
+  io.out(`\nSample post ids: ${ids.join(' ')}`);
+  io.out('Ctrl-C stops the demo and removes its data.');
+
+  return new Promise<number>((resolve) => {
+    const stop = async () => {
+      await app.close();
+      await container.close();
+      await upstream.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      resolve(0);
+    };
+    process.once('SIGINT', () => void stop());
+    process.once('SIGTERM', () => void stop());
+  });
+}
