@@ -14,6 +14,9 @@ import type { PostSource } from './sources/interface.ts';
 import { MediaFetcher } from './sources/media.ts';
 import { PostService } from './sources/post-service.ts';
 import { SyndicationSource } from './sources/syndication/source.ts';
+import { Renderer } from './render/render-service.ts';
+import { DiskImageStore } from './storage/images/disk.ts';
+import type { ImageStore } from './storage/images/interface.ts';
 
 export interface Container {
   config: Readonly<Config>;
@@ -24,6 +27,8 @@ export interface Container {
   rateLimiter: RateLimiter;
   posts: PostService;
   media: MediaFetcher;
+  renderer: Renderer;
+  images: ImageStore;
   checkReadiness(): Promise<Record<string, 'ok' | 'down'>>;
   /** Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it. */
   start(): Promise<void>;
@@ -76,6 +81,12 @@ async function openPostCache(config: Readonly<Config>, clock: Clock): Promise<{ 
   return { cache: new RedisPostCache(config.redisUrl), flight: new RedisSingleFlight(config.redisUrl, config.upstreamTimeoutMs * config.sources.length + 1000) };
 }
 
+async function openImageStore(config: Readonly<Config>): Promise<ImageStore> {
+  if (config.imageStore.kind === 'disk') return new DiskImageStore(config.imageStore.dir, config.publicUrl);
+  const { S3ImageStore } = await import('./storage/images/s3.ts');
+  return new S3ImageStore(config.imageStore, config.publicUrl);
+}
+
 export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {
   const clock = options.clock ?? systemClock;
   const logger = createLogger(config, options.logStream);
@@ -90,6 +101,8 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     maxBytes: config.mediaMaxBytes,
     clock,
   });
+  const renderer = new Renderer(media, { timeoutMs: config.renderTimeoutMs });
+  const images = await openImageStore(config);
 
   const closers: Array<() => Promise<void>> = [
     () => rateLimiter.close(),
@@ -113,9 +126,12 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     rateLimiter,
     posts,
     media,
+    renderer,
+    images,
     async checkReadiness() {
       const checks: Record<string, 'ok' | 'down'> = {};
       checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);
+      checks.images = await images.ping().then(() => 'ok' as const, () => 'down' as const);
       return checks;
     },
     async start() {

@@ -155,14 +155,15 @@ export async function runMetered<T>(
     style: AuthStyle;
     endpoint: string;
     cost: number;
-    validate?: () => void;
+    /** Runs after authentication, before any charge: throw a ProblemError to refuse for free. */
+    validate?: (caller: Caller) => void;
     work: (meter: Meter) => Promise<T>;
   },
 ): Promise<T> {
   const caller = await authorize(c, request, reply, options.style);
   const meter = new Meter(c, caller, request.id, options.endpoint);
   try {
-    options.validate?.();
+    options.validate?.(caller);
     if (options.cost > 0 && !(await meter.reserve(options.cost))) {
       throw new ProblemError(
         'quota_exceeded',

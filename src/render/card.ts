@@ -30,7 +30,7 @@ function image(ctx: CardContext, url: string | undefined, w: number, h: number, 
 }
 
 function formatDuration(ms: number): string {
-  const total = Math.round(ms / 1000);
+  const total = Math.floor(ms / 1000);
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
   const s = String(total % 60).padStart(2, '0');
@@ -230,10 +230,10 @@ function countsRow(ctx: CardContext, counts: Counts): El | null {
   const known = COUNTERS.filter(([k]) => counts[k] !== undefined);
   if (known.length === 0) return null;
   return box(
-    { width: INNER, marginTop: 12, paddingTop: 12, borderTop: `1px solid ${ctx.theme.border}`, alignItems: 'center', columnGap: 22 },
+    { width: INNER, height: 45, marginTop: 12, paddingTop: 12, borderTop: `1px solid ${ctx.theme.border}`, alignItems: 'center', columnGap: 22 },
     ...known.map(([k, icon]) =>
       box(
-        { alignItems: 'center', color: ctx.theme.secondary, fontSize: 14 },
+        { alignItems: 'center', color: ctx.theme.secondary, fontSize: 14, lineHeight: '20px', height: 20 },
         img(counterIcon(icon as 'likes', ctx.theme.secondary), 19, 19, { marginRight: 5 }),
         compact.format(counts[k]!),
       ),
@@ -276,6 +276,8 @@ export function buildCard(post: Post, ctx: CardContext): El {
       borderRadius: 16,
       fontFamily: ctx.fontFamily,
       color: t.text,
+      // Explicit everywhere: "normal" line height differs between satori and browsers.
+      lineHeight: 1.35,
     },
     header(ctx, post),
     post.replyTo ? replyLine(ctx, post.replyTo.handle) : null,

@@ -108,7 +108,8 @@ export function selectFonts(text: string, lang?: string): FontSelection {
     // ASCII is in Latin; U+FE0E/FE0F and joiners only select presentations.
     if (cp < 0x80 || cp === 0xfe0e || cp === 0xfe0f || cp === 0x200d || seen.has(cp)) continue;
     // Emoji are Twemoji images; a font that happens to have them must not be loaded for them.
-    if (EMOJI.test(ch)) continue;
+    // Symbols below U+1F000 (☄ ✓ ♥) are often meant as text and stay with the fonts.
+    if (cp >= 0x1f000 && EMOJI.test(ch)) continue;
     seen.add(cp);
     const face = order.find((f) => covers(f, cp));
     if (face) chosen.add(face.name);

@@ -25,11 +25,15 @@ function styleAttr(style: Style | undefined): string {
 }
 
 function textHtml(text: string): string {
-  return splitEmoji(text)
+  const parts = splitEmoji(text);
+  const html = parts
     .map((part) =>
       part.emoji ? `<img class="e" alt="${escapeHtml(part.text)}" src="${emojiDataUri(part.text)}">` : escapeHtml(part.text),
     )
     .join('');
+  // One inline run: inside a flex box, text and emoji images would otherwise become separate
+  // flex items and lose the spaces between them.
+  return parts.some((p) => p.emoji) ? `<span>${html}</span>` : html;
 }
 
 function nodeHtml(node: Child): string {

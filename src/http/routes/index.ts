@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { registerContentRoutes } from './content.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerScreenshotRoutes } from './screenshot.ts';
 import { registerUsageRoute } from './usage.ts';
 
 export function registerRoutes(app: FastifyInstance, c: Container): void {
   registerHealthRoutes(app, c);
   registerUsageRoute(app, c);
   registerContentRoutes(app, c);
+  registerScreenshotRoutes(app, c);
 }

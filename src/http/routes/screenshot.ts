@@ -1,0 +1,62 @@
+import type { FastifyInstance } from 'fastify';
+import type { Container } from '../../container.ts';
+import { PLANS } from '../../quota/plans.ts';
+import type { RenderFormat } from '../../render/renderer.ts';
+import type { ThemeName } from '../../render/theme.ts';
+import { IMAGE_KEY } from '../../storage/images/interface.ts';
+import { runMetered } from '../metered.ts';
+import { requirePost, requirePostId } from '../post-lookup.ts';
+import { ProblemError, sendProblem } from '../problem.ts';
+import { readEnum, rejectUnknownQuery } from '../query.ts';
+
+const FORMATS = ['svg', 'png', 'html'] as const;
+const THEMES = ['light', 'dark'] as const;
+const RETURN_TYPES = ['buffer', 'url'] as const;
+
+// Served documents may not run or load anything, whoever opens them.
+const DOCUMENT_CSP = "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+
+export function registerScreenshotRoutes(app: FastifyInstance, c: Container): void {
+  app.get('/api/v1/screenshot/*', async (request, reply) => {
+    let id = '';
+    let format: RenderFormat = 'svg';
+    let theme: ThemeName = 'light';
+    let returnType: 'buffer' | 'url' = 'buffer';
+    const result = await runMetered(c, request, reply, {
+      style: 'screenshot',
+      endpoint: 'screenshot',
+      cost: 1,
+      validate: (caller) => {
+        rejectUnknownQuery(request.query, ['format', 'theme', 'returnType']);
+        format = readEnum(request.query, 'format', FORMATS, 'svg');
+        theme = readEnum(request.query, 'theme', THEMES, 'light');
+        returnType = readEnum(request.query, 'returnType', RETURN_TYPES, 'buffer');
+        id = requirePostId((request.params as { '*': string })['*']);
+        if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
+          throw new ProblemError('plan_restricted', 'Hosted image URLs (returnType=url) need a paid plan; use returnType=buffer or upgrade.');
+        }
+      },
+      work: async () => {
+        const post = await requirePost(c, id);
+        const rendered = await c.renderer.render(post, { format, theme });
+        if (returnType === 'buffer') return { rendered };
+        const stored = await c.images.put(rendered.bytes, format, rendered.contentType);
+        return { rendered, stored };
+      },
+    });
+    if (result.stored) return reply.header('Cache-Control', 'no-store').send({ url: result.stored.url, format, tweetId: id });
+    if ((format as RenderFormat) !== 'png') reply.header('Content-Security-Policy', DOCUMENT_CSP);
+    return reply.type(result.rendered.contentType).send(result.rendered.bytes);
+  });
+
+  app.get('/images/:key', async (request, reply) => {
+    const { key } = request.params as { key: string };
+    const found = IMAGE_KEY.test(key) ? await c.images.get(key) : null;
+    if (!found) return sendProblem(request, reply, 'not_found', 'No stored image has this name.');
+    if (!key.endsWith('.png')) reply.header('Content-Security-Policy', DOCUMENT_CSP);
+    return reply
+      .header('Cache-Control', 'public, max-age=31536000, immutable')
+      .type(found.contentType)
+      .send(found.bytes);
+  });
+}

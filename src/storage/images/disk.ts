@@ -1,0 +1,48 @@
+import { createHash, randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredImage } from './interface.ts';
+
+/** Files under `<data dir>/images`, named by content hash; served by the service at /images/. */
+export class DiskImageStore implements ImageStore {
+  readonly kind = 'disk' as const;
+
+  constructor(
+    private readonly dir: string,
+    private readonly publicUrl: string,
+  ) {}
+
+  async put(bytes: Buffer, ext: 'png' | 'svg' | 'html'): Promise<StoredImage> {
+    const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
+    const file = path.join(this.dir, key);
+    try {
+      await fs.access(file);
+    } catch {
+      await fs.mkdir(this.dir, { recursive: true });
+      // Write then rename: a reader never sees a half-written file, a crash leaves only a temp file.
+      const tmp = path.join(this.dir, `.${randomUUID()}.tmp`);
+      const handle = await fs.open(tmp, 'w');
+      try {
+        await handle.writeFile(bytes);
+        await handle.sync();
+      } finally {
+        await handle.close();
+      }
+      await fs.rename(tmp, file);
+    }
+    return { key, url: `${this.publicUrl}/images/${key}` };
+  }
+
+  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+    if (!IMAGE_KEY.test(key)) return null;
+    try {
+      return { bytes: await fs.readFile(path.join(this.dir, key)), contentType: IMAGE_TYPES[key.split('.')[1]] };
+    } catch {
+      return null;
+    }
+  }
+
+  async ping(): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+  }
+}

@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { XMLValidator } from 'fast-xml-parser';
+import { PNG } from 'pngjs';
+import { generateApiKey } from '../../src/auth/api-key.ts';
+import { assertProblem, build } from '../helper.ts';
+
+const POST = '1900000000000000008';
+const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,business=100000' };
+
+test('screenshot: SVG by default, PNG at 2x, HTML; one credit each; quota headers', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const get = (q = '') => h.app.inject({ url: `/api/v1/screenshot/${POST}${q}`, headers: { 'x-api-key': apiKey } });
+
+  const svg = await get();
+  assert.equal(svg.statusCode, 200);
+  assert.equal(svg.headers['content-type'], 'image/svg+xml');
+  assert.equal(XMLValidator.validate(svg.body), true);
+  assert.match(svg.body, /^<svg [^>]*width="550"/);
+  assert.equal(svg.headers['x-quota-remaining'], '299');
+
+  const png = await get('?format=png&theme=dark');
+  assert.equal(png.statusCode, 200);
+  assert.equal(png.headers['content-type'], 'image/png');
+  const image = PNG.sync.read(png.rawPayload);
+  assert.equal(image.width, 1100, 'PNG is rendered at 2x the 550 px card');
+  assert.ok(image.height > 600);
+  // Dark theme: the card background near the top-left corner is X's dark blue.
+  const at = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3));
+  assert.deepEqual(at(200, 10), [0x15, 0x20, 0x2b]);
+  assert.equal(png.headers['x-quota-remaining'], '298');
+
+  const html = await get('?format=html&theme=light');
+  assert.equal(html.statusCode, 200);
+  assert.equal(html.headers['content-type'], 'text/html; charset=utf-8');
+  assert.match(html.body, /^<!doctype html>/);
+  assert.doesNotMatch(html.body, /<script|https?:\/\/(?!x\.com)[^"\s]*\.(png|jpg|woff)/i);
+  assert.match(String(html.headers['content-security-policy']), /default-src 'none'/);
+  assert.equal(html.headers['x-quota-remaining'], '297');
+});
+
+test('screenshot: parameters are validated and name the allowed values; refusals cost nothing', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const get = (q: string) => h.app.inject({ url: `/api/v1/screenshot/${POST}?${q}`, headers: { 'x-api-key': apiKey } });
+  const cases: Array<[string, RegExp]> = [
+    ['format=jpg', /format.*svg, png, html/],
+    ['theme=blue', /theme.*light, dark/],
+    ['returnType=json', /returnType.*buffer, url/],
+    ['format=png&format=svg', /format/],
+    ['format=', /format/],
+    ['width=800', /Unknown query parameter "width"/],
+  ];
+  for (const [q, detail] of cases) {
+    const r = await get(q);
+    assertProblem(r, 400, 'invalid_parameter');
+    assert.match(r.json().detail, detail, q);
+    assert.equal(r.headers['x-quota-remaining'], '300');
+  }
+  assertProblem(await h.app.inject({ url: '/api/v1/screenshot/abc', headers: { 'x-api-key': apiKey } }), 400, 'invalid_post_id');
+  const missing = await h.app.inject({ url: '/api/v1/screenshot/42', headers: { 'x-api-key': apiKey } });
+  assertProblem(missing, 404, 'post_not_found');
+  assert.equal(missing.headers['x-quota-remaining'], '300');
+});
+
+test('screenshot auth statuses: 401 for missing, malformed and unknown keys', async (t) => {
+  const h = await build(t);
+  assertProblem(await h.app.inject({ url: `/api/v1/screenshot/${POST}` }), 401, 'missing_api_key');
+  assertProblem(await h.app.inject({ url: `/api/v1/screenshot/${POST}`, headers: { 'x-api-key': 'psk_x' } }), 401, 'invalid_api_key');
+  assertProblem(await h.app.inject({ url: `/api/v1/screenshot/${POST}`, headers: { 'x-api-key': generateApiKey() } }), 401, 'invalid_api_key');
+});
+
+test('returnType=url: free plan refused for free; paid plan gets a hosted, immutable image', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const free = await h.account('free');
+  const refused = await h.app.inject({ url: `/api/v1/screenshot/${POST}?returnType=url`, headers: { 'x-api-key': free.apiKey } });
+  assertProblem(refused, 403, 'plan_restricted');
+  assert.equal(refused.headers['x-quota-remaining'], '50');
+
+  const pro = await h.account('pro');
+  const res = await h.app.inject({ url: `/api/v1/screenshot/${encodeURIComponent(`https://x.com/acme/status/${POST}`)}?returnType=url&format=png`, headers: { 'x-api-key': pro.apiKey } });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  assert.equal(body.format, 'png');
+  assert.equal(body.tweetId, POST);
+  const m = /^http:\/\/127\.0\.0\.1:8080\/images\/([0-9a-f]{64})\.png$/.exec(body.url);
+  assert.ok(m, body.url);
+  const served = await h.app.inject({ url: `/images/${m![1]}.png` });
+  assert.equal(served.statusCode, 200);
+  assert.equal(served.headers['content-type'], 'image/png');
+  assert.equal(served.headers['cache-control'], 'public, max-age=31536000, immutable');
+  assert.equal(PNG.sync.read(served.rawPayload).width, 1100);
+  // Same content, same name: the second render is stored once.
+  const again = await h.app.inject({ url: `/api/v1/screenshot/${POST}?returnType=url&format=png`, headers: { 'x-api-key': pro.apiKey } });
+  assert.equal(again.json().url, body.url);
+  assertProblem(await h.app.inject({ url: `/images/${'0'.repeat(64)}.png` }), 404, 'not_found');
+  assertProblem(await h.app.inject({ url: '/images/..%2F..%2Fpostshot.db' }), 404, 'not_found');
+});
+
+test('a media fetch that fails draws a placeholder, not a failed screenshot', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  h.upstream.setFault('PS4a', { status: 500 }, 'media');
+  h.upstream.setFault('PS4b', { reset: true }, 'media');
+  const res = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png`, headers: { 'x-api-key': apiKey } });
+  assert.equal(res.statusCode, 200);
+  assert.equal(res.headers['x-quota-remaining'], '299');
+});

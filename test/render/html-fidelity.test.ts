@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Browser } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { loadAssets, renderCard } from '../../src/render/renderer.ts';
+import type { FixtureServer } from '../../src/sources/fixture-server.ts';
+import type { MediaFetcher } from '../../src/sources/media.ts';
+import { SAMPLES_DIR } from '../fixtures.ts';
+import { launchChromium } from './chromium.ts';
+import { loadPost, mediaFromFixtures, OUTPUT_DIR, pixelDifference } from './support.ts';
+
+// The HTML output, screenshotted by Chromium, must look like the PNG of the same post. Text is
+// rasterized by two different engines, so glyph edges differ; layout, colours and images must not.
+const MAX_DIFFERENT_PIXELS = 0.06;
+
+let browser: Browser;
+let fixture: FixtureServer;
+let media: MediaFetcher;
+before(async () => {
+  browser = await launchChromium();
+  ({ fixture, media } = await mediaFromFixtures());
+});
+after(async () => {
+  await browser?.close();
+  await fixture?.close();
+});
+
+async function screenshotHtml(html: string) {
+  const context = await browser.newContext({ viewport: { width: 600, height: 800 }, deviceScaleFactor: 2, javaScriptEnabled: true });
+  const page = await context.newPage();
+  const requests: string[] = [];
+  const dialogs: string[] = [];
+  page.on('request', (r) => {
+    if (!r.url().startsWith('data:')) requests.push(r.url());
+  });
+  page.on('dialog', async (d) => {
+    dialogs.push(d.message());
+    await d.dismiss();
+  });
+  await page.setContent(html, { waitUntil: 'load' });
+  await page.evaluate(() => document.fonts.ready);
+  const card = page.locator('body > div');
+  const png = await card.screenshot({ omitBackground: true });
+  const text = await card.innerText();
+  await context.close();
+  return { png, requests, dialogs, text };
+}
+
+// satori makes a line holding Twemoji images ~3 CSS px taller than Chromium does, so on the
+// emoji-heavy sample the layouts drift apart line by line: it is held to the height bound only.
+const HEIGHT_ONLY = new Set(['entities-emoji']);
+
+for (const [id, name] of [
+  ['1900000000000000001', 'entities-emoji'],
+  ['1900000000000000002', 'arabic'],
+  ['1900000000000000004', 'cjk'],
+  ['1900000000000000008', 'four-photos'],
+  ['1900000000000000010', 'poll'],
+  ['1900000000000000011', 'quote'],
+  ['1900000000000000013', 'long-note'],
+] as const) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`HTML in Chromium matches the PNG: ${name} (${theme})`, async () => {
+      const post = loadPost(SAMPLES_DIR, id);
+      const assets = await loadAssets(post, media, 2);
+      const html = (await renderCard(post, assets, { format: 'html', theme })).bytes.toString();
+      const png = (await renderCard(post, assets, { format: 'png', theme, scale: 2 })).bytes;
+      const shot = await screenshotHtml(html);
+      assert.deepEqual(shot.requests, [], 'the page makes no request');
+      assert.deepEqual(shot.dialogs, [], 'the page runs no script');
+      const a = PNG.sync.read(png);
+      const b = PNG.sync.read(shot.png);
+      assert.equal(b.width, a.width, 'same width');
+      if (HEIGHT_ONLY.has(name)) {
+        assert.ok(Math.abs(b.height - a.height) / a.height <= 0.04, `heights ${a.height} (PNG) and ${b.height} (HTML) differ by more than 4%`);
+        return;
+      }
+      assert.ok(Math.abs(b.height - a.height) <= 4, `heights ${a.height} (PNG) and ${b.height} (HTML) differ by more than 2 CSS px`);
+      const { ratio } = pixelDifference(png, cropTo(shot.png, a.width, a.height));
+      if (ratio > MAX_DIFFERENT_PIXELS) {
+        fs.mkdirSync(OUTPUT_DIR, { recursive: true });
+        fs.writeFileSync(path.join(OUTPUT_DIR, `html-${name}-${theme}.png`), shot.png);
+      }
+      assert.ok(ratio <= MAX_DIFFERENT_PIXELS, `${(ratio * 100).toFixed(2)}% of pixels differ`);
+    });
+  }
+}
+
+/** Pads or crops a PNG to the given size so two renders a pixel row apart can be compared. */
+function cropTo(buf: Buffer, width: number, height: number): Buffer {
+  const src = PNG.sync.read(buf);
+  const out = new PNG({ width, height });
+  for (let y = 0; y < Math.min(height, src.height); y++) {
+    src.data.copy(out.data, y * width * 4, y * src.width * 4, y * src.width * 4 + Math.min(width, src.width) * 4);
+  }
+  return PNG.sync.write(out);
+}
+
+test('hostile post text shows literally, runs nothing and requests nothing', async () => {
+  const post = loadPost(SAMPLES_DIR, '1900000000000000017');
+  const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
+  assert.doesNotMatch(html, /<script|<img src=x|<b>/i);
+  const shot = await screenshotHtml(html);
+  assert.ok(shot.text.includes('<script>alert(1)</script><img src=x onerror=alert(2)>'), shot.text);
+  assert.ok(shot.text.includes('Dana "<b>" Doe'));
+  assert.deepEqual(shot.dialogs, []);
+  assert.deepEqual(shot.requests, []);
+});
+
+test('SVG output renders in Chromium like resvg renders it', async () => {
+  const post = loadPost(SAMPLES_DIR, '1900000000000000006');
+  const assets = await loadAssets(post, media, 2);
+  const svg = (await renderCard(post, assets, { format: 'svg', theme: 'light' })).bytes.toString();
+  const png = (await renderCard(post, assets, { format: 'png', theme: 'light', scale: 2 })).bytes;
+  const { width, height } = PNG.sync.read(png);
+  const shot = await screenshotHtml(`<!doctype html><style>*{margin:0}body{display:inline-flex}</style><div style="display:flex;width:550px">${svg}</div>`);
+  assert.deepEqual(shot.requests, []);
+  const { ratio } = pixelDifference(png, cropTo(shot.png, width, height));
+  assert.ok(ratio <= 0.02, `${(ratio * 100).toFixed(2)}% of pixels differ`);
+});

@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { PNG } from 'pngjs';
+import { XMLValidator } from 'fast-xml-parser';
+import { loadAssets, renderCard } from '../../src/render/renderer.ts';
+import type { FixtureServer } from '../../src/sources/fixture-server.ts';
+import type { MediaFetcher } from '../../src/sources/media.ts';
+import { hasShared, listBodies, SHARED_FIXTURES } from '../fixtures.ts';
+import { loadPost, mediaFromFixtures } from './support.ts';
+
+// Every recorded post renders in both themes (no image made from these files is committed).
+let fixture: FixtureServer;
+let media: MediaFetcher;
+before(async () => ({ fixture, media } = await mediaFromFixtures()));
+after(() => fixture.close());
+
+const ids = hasShared
+  ? [...new Set([...listBodies('syndication'), ...listBodies('fxtwitter')].map((f) => path.basename(f, '.json')))].filter((id) => /^\d+$/.test(id))
+  : [];
+
+test('recorded fixtures are present', (t) => {
+  if (!hasShared) {
+    t.diagnostic(`../shared/fixtures not found at ${SHARED_FIXTURES}: skipping recorded renders`);
+    t.skip('../shared/fixtures is not present');
+    return;
+  }
+  assert.ok(ids.length >= 20, `${ids.length} recorded posts`);
+});
+
+for (const id of ids) {
+  test(`recorded post ${id} renders as PNG and SVG in both themes`, async () => {
+    const post = loadPost(SHARED_FIXTURES, id);
+    const assets = await loadAssets(post, media, 2);
+    for (const theme of ['light', 'dark'] as const) {
+      const png = PNG.sync.read((await renderCard(post, assets, { format: 'png', theme })).bytes);
+      assert.equal(png.width, 1100);
+      assert.ok(png.height >= 200 && png.height < 6000, `height ${png.height}`);
+      const svg = (await renderCard(post, assets, { format: 'svg', theme })).bytes.toString();
+      assert.equal(XMLValidator.validate(svg), true);
+    }
+  });
+}
