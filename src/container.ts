@@ -1,7 +1,7 @@
 // The composition root: the one place that picks a technology for each capability.
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { systemClock, type Clock } from './clock.ts';
-import type { Config } from './config.ts';
+import { ConfigError, type Config } from './config.ts';
 import { QuotaService } from './quota/quota.ts';
 import type { RateLimiter } from './ratelimit/interface.ts';
 import { MemoryRateLimiter } from './ratelimit/memory.ts';
@@ -57,14 +57,12 @@ export function createLogger(config: Readonly<Config>, stream?: DestinationStrea
 
 export async function openAccountStore(config: Readonly<Config>): Promise<AccountStore> {
   if (config.databaseUrl.startsWith('sqlite:')) return openSqliteStore(config.databaseUrl);
-  const { openPostgresStore } = await import('./storage/accounts/postgres.ts');
-  return openPostgresStore(config.databaseUrl);
+  throw new ConfigError('POSTSHOT_DATABASE_URL', 'PostgreSQL is not supported by this build yet; use sqlite:');
 }
 
 async function openRateLimiter(config: Readonly<Config>, clock: Clock): Promise<RateLimiter> {
   if (!config.redisUrl) return new MemoryRateLimiter(clock);
-  const { RedisRateLimiter } = await import('./ratelimit/redis.ts');
-  return new RedisRateLimiter(config.redisUrl, clock);
+  throw new ConfigError('POSTSHOT_REDIS_URL', 'Redis is not supported by this build yet; leave it unset');
 }
 
 function createSources(config: Readonly<Config>): PostSource[] {
@@ -77,14 +75,12 @@ function createSources(config: Readonly<Config>): PostSource[] {
 
 async function openPostCache(config: Readonly<Config>, clock: Clock): Promise<{ cache: PostCache; flight: SingleFlight }> {
   if (!config.redisUrl) return { cache: new MemoryPostCache(clock), flight: new MemorySingleFlight() };
-  const { RedisPostCache, RedisSingleFlight } = await import('./storage/cache/redis.ts');
-  return { cache: new RedisPostCache(config.redisUrl), flight: new RedisSingleFlight(config.redisUrl, config.upstreamTimeoutMs * config.sources.length + 1000) };
+  throw new ConfigError('POSTSHOT_REDIS_URL', 'Redis is not supported by this build yet; leave it unset');
 }
 
 async function openImageStore(config: Readonly<Config>): Promise<ImageStore> {
   if (config.imageStore.kind === 'disk') return new DiskImageStore(config.imageStore.dir, config.publicUrl);
-  const { S3ImageStore } = await import('./storage/images/s3.ts');
-  return new S3ImageStore(config.imageStore, config.publicUrl);
+  throw new ConfigError('POSTSHOT_IMAGE_STORE', 'S3 is not supported by this build yet; use disk');
 }
 
 export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {

@@ -98,6 +98,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo =
       io.err(`postshot: ${err.message}`);
       return 1;
     }
+    if (err instanceof ConfigError) {
+      io.err(`postshot: invalid configuration: ${err.message}`);
+      return 1;
+    }
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { renderMarkdown, type MarkdownOptions } from '../../markdown/render.ts';
+import { DEFAULT_MARKDOWN_OPTIONS, renderMarkdown, type MarkdownOptions } from '../../markdown/render.ts';
 import type { PostOutcome } from '../../sources/interface.ts';
 import { parsePostId } from '../../sources/post-id.ts';
 import { runMetered, type Meter } from '../metered.ts';
@@ -90,7 +90,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
   // The wildcard also accepts post URLs that were not URL-encoded.
   app.get('/api/v1/content/*', async (request, reply) => {
     let id = '';
-    let options: MarkdownOptions = { includeStats: true, includeMedia: true, includeQuoted: true };
+    let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
     const markdown = await runMetered(c, request, reply, {
       style: 'content',
       endpoint: 'content',
@@ -106,7 +106,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
 
   app.post('/api/v1/content/tweets', async (request, reply) => {
     let requested: string[] = [];
-    let options = { includeStats: true, includeMedia: true, includeQuoted: true };
+    let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
     const results = await runMetered(c, request, reply, {
       style: 'content',
       endpoint: 'content_bulk',

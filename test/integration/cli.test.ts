@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { runCli } from '../../src/cli/index.ts';
+import { makeTempDir } from '../helper.ts';
+import { REPO_DIR } from '../fixtures.ts';
+
+async function cli(env: Record<string, string>, ...argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await runCli(argv, env, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
+}
+
+test('accounts, keys and usage from the command line', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const env = { POSTSHOT_DATA_DIR: dir };
+
+  const created = await cli(env, 'accounts', 'create', '--email', 'cli@example.com', '--plan', 'pro', '--json');
+  assert.equal(created.code, 0, created.err);
+  const { accountId, apiKey } = JSON.parse(created.out);
+  assert.match(accountId, /^acc_/);
+  assert.match(apiKey, /^psk_[0-9A-Za-z]{38}$/);
+
+  const list = JSON.parse((await cli(env, 'accounts', 'list', '--json')).out);
+  assert.deepEqual(list.map((a: { id: string; plan: string }) => [a.id, a.plan]), [[accountId, 'pro']]);
+
+  const usage = JSON.parse((await cli(env, 'usage', accountId, '--json')).out);
+  assert.equal(usage.remaining, 300);
+  assert.equal(usage.limit, 300);
+
+  assert.equal((await cli(env, 'accounts', 'set-plan', accountId, 'business')).code, 0);
+  assert.equal(JSON.parse((await cli(env, 'usage', accountId, '--json')).out).limit, 6000);
+
+  const second = JSON.parse((await cli(env, 'keys', 'create', accountId, '--json')).out);
+  const keys = JSON.parse((await cli(env, 'keys', 'list', accountId, '--json')).out);
+  assert.equal(keys.length, 2);
+  assert.ok(keys.every((k: { prefix: string }) => k.prefix.length === 10), 'listings show a prefix only');
+  assert.doesNotMatch((await cli(env, 'keys', 'list', accountId)).out, new RegExp(second.apiKey));
+  assert.equal((await cli(env, 'keys', 'revoke', second.keyId)).code, 0);
+  const after = JSON.parse((await cli(env, 'keys', 'list', accountId, '--json')).out);
+  assert.ok(after.find((k: { id: string }) => k.id === second.keyId).revokedAt);
+
+  const shown = JSON.parse((await cli(env, 'accounts', 'show', accountId, '--json')).out);
+  assert.equal(shown.email, 'cli@example.com');
+  assert.equal(shown.keys.length, 2);
+});
+
+test('bad commands and values fail with one clear line', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const env = { POSTSHOT_DATA_DIR: dir };
+  const badPlan = await cli(env, 'accounts', 'create', '--email', 'a@b.c', '--plan', 'gold');
+  assert.equal(badPlan.code, 1);
+  assert.match(badPlan.err, /unknown plan "gold"/);
+  assert.equal((await cli(env, 'accounts', 'create', '--email', 'not-an-email')).code, 1);
+  assert.equal((await cli(env, 'usage', 'acc_missing')).code, 1);
+  assert.equal((await cli(env, 'frobnicate')).code, 2);
+  const badEnv = await cli({ ...env, POSTSHOT_RATE_LIMITS: 'free=lots' }, 'accounts', 'list');
+  assert.equal(badEnv.code, 1);
+  assert.match(badEnv.err, /POSTSHOT_RATE_LIMITS/);
+});
+
+test('the installed bin refuses an invalid configuration naming the variable', () => {
+  const r = spawnSync(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'serve'], {
+    env: { ...process.env, PORT: '99999', POSTSHOT_DATA_DIR: makeTempDir() },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(r.status, 1);
+  assert.equal(r.stderr.trim().split('\n').length, 1);
+  assert.match(r.stderr, /PORT: must be between 0 and 65535/);
+});
