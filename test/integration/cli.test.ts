@@ -74,3 +74,56 @@ test('the installed bin refuses an invalid configuration naming the variable', (
   assert.equal(r.stderr.trim().split('\n').length, 1);
   assert.match(r.stderr, /PORT: must be between 0 and 65535/);
 });
+
+test('postshot render writes a PNG from the configured sources', async (t) => {
+  const { startFixtureServer } = await import('../../src/sources/fixture-server.ts');
+  const { SAMPLES_DIR } = await import('../fixtures.ts');
+  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
+  const dir = makeTempDir();
+  t.after(async () => {
+    await upstream.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const file = path.join(dir, 'card.png');
+  const r = await cli({ POSTSHOT_DATA_DIR: dir, ...upstream.env }, 'render', 'https://x.com/acme/status/1900000000000000008', '--format', 'png', '--theme', 'dark', '-o', file);
+  assert.equal(r.code, 0, r.err);
+  assert.ok(fs.readFileSync(file).subarray(1, 4).equals(Buffer.from('PNG')));
+  const missing = await cli({ POSTSHOT_DATA_DIR: dir, ...upstream.env }, 'render', '42');
+  assert.equal(missing.code, 1);
+  assert.match(missing.err, /not found/);
+});
+
+test('postshot demo serves the samples offline and prints working curl lines', async () => {
+  const { spawn } = await import('node:child_process');
+  const child = spawn(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'demo'], {
+    env: { ...process.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`demo did not start: ${out}`)), 30_000);
+      child.stdout.on('data', (d) => {
+        out += d;
+        if (out.includes('Ctrl-C')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.on('exit', (code) => reject(new Error(`demo exited ${code}: ${out}`)));
+    });
+    const key = /psk_[0-9A-Za-z]{38}/.exec(out)![0];
+    const base = /serving (http:\/\/[^\s]+)/.exec(out)![1];
+    const usage = await fetch(`${base}/api/v1/usage`, { headers: { 'x-api-key': key } });
+    assert.equal(usage.status, 200);
+    assert.equal((await usage.json()).limit, 300);
+    const md = await fetch(`${base}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': key } });
+    assert.equal(md.status, 200);
+    assert.match(await md.text(), /Shipping day/);
+    const png = await fetch(`${base}/api/v1/screenshot/1900000000000000008?format=png`, { headers: { 'x-api-key': key } });
+    assert.equal(png.headers.get('content-type'), 'image/png');
+    assert.ok(out.includes(`curl -s -H 'X-API-KEY: ${key}' ${base}/api/v1/usage`));
+  } finally {
+    child.kill('SIGTERM');
+  }
+});
