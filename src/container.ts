@@ -17,6 +17,11 @@ import { SyndicationSource } from './sources/syndication/source.ts';
 import { Renderer } from './render/render-service.ts';
 import { DiskImageStore } from './storage/images/disk.ts';
 import type { ImageStore } from './storage/images/interface.ts';
+import path from 'node:path';
+import { FileMailer } from './notify/file.ts';
+import type { Mailer } from './notify/interface.ts';
+import { OutboxSender } from './notify/sender.ts';
+import { SmtpMailer } from './notify/smtp.ts';
 
 export interface Container {
   config: Readonly<Config>;
@@ -29,6 +34,8 @@ export interface Container {
   media: MediaFetcher;
   renderer: Renderer;
   images: ImageStore;
+  mailer: Mailer;
+  outbox: OutboxSender;
   checkReadiness(): Promise<Record<string, 'ok' | 'down'>>;
   /** Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it. */
   start(): Promise<void>;
@@ -99,8 +106,12 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   });
   const renderer = new Renderer(media, { timeoutMs: config.renderTimeoutMs });
   const images = await openImageStore(config);
+  const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FileMailer(path.join(config.dataDir, 'mail'));
+  const outbox = new OutboxSender(accounts, mailer, clock, logger, config.mailFrom);
 
   const closers: Array<() => Promise<void>> = [
+    () => outbox.stop(),
+    () => mailer.close(),
     () => rateLimiter.close(),
     () => cache.close(),
     () => flight.close(),
@@ -124,6 +135,8 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     media,
     renderer,
     images,
+    mailer,
+    outbox,
     async checkReadiness() {
       const checks: Record<string, 'ok' | 'down'> = {};
       checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);
@@ -135,6 +148,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       const sweep = setInterval(() => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')), 30_000);
       sweep.unref();
       timers.push(sweep);
+      outbox.start();
     },
     async close() {
       for (const t of timers) clearInterval(t);

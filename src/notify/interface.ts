@@ -6,6 +6,8 @@ export interface ClaimedMessage {
   accountId: string;
   email: string;
   plan: Plan;
+  /** The account's anchor, to tell when the period resets. */
+  anchor: number;
   periodStart: number;
   threshold: number;
   used: number;

@@ -1,3 +1,4 @@
+import type { OutboxStore } from '../../notify/interface.ts';
 import type { Plan } from '../../quota/plans.ts';
 
 export interface Account {
@@ -59,8 +60,11 @@ export interface OutboxMessage {
   sentAt: number | null;
 }
 
-/** Persistence for accounts, keys and the quota ledger. Every quota operation is atomic. */
-export interface AccountStore {
+/**
+ * Persistence for accounts, keys, the quota ledger and the mail outbox. Every quota operation is
+ * atomic; committing a charge records the threshold notifications it causes in the same transaction.
+ */
+export interface AccountStore extends OutboxStore {
   readonly kind: 'sqlite' | 'postgres';
   createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
@@ -83,6 +87,7 @@ export interface AccountStore {
   /** Refunds charges still pending since before `olderThan` (their request died with its process). */
   refundAbandoned(olderThan: number, now: number): Promise<number>;
   ledger(accountId: string): Promise<LedgerRow[]>;
+  listOutbox(accountId: string): Promise<OutboxMessage[]>;
 
   ping(): Promise<void>;
   close(): Promise<void>;

@@ -13,7 +13,7 @@ import type {
   ReserveRequest,
   ReserveResult,
 } from './interface.ts';
-import type { OutboxStore, ClaimedMessage } from '../../notify/interface.ts';
+import type { ClaimedMessage } from '../../notify/interface.ts';
 
 const MIGRATIONS: string[] = [
   `CREATE TABLE accounts (
@@ -134,7 +134,7 @@ function migrate(db: Database.Database): void {
   });
 }
 
-export class SqliteAccountStore implements AccountStore, OutboxStore {
+export class SqliteAccountStore implements AccountStore {
   readonly kind = 'sqlite' as const;
   private readonly stmt;
 
@@ -183,7 +183,7 @@ export class SqliteAccountStore implements AccountStore, OutboxStore {
            AND (claimed_until IS NULL OR claimed_until < ?)`,
       ),
       getOutbox: db.prepare(
-        `SELECT o.*, a.email, a.plan FROM outbox o JOIN accounts a ON a.id = o.account_id WHERE o.id = ?`,
+        `SELECT o.*, a.email, a.plan, a.anchor FROM outbox o JOIN accounts a ON a.id = o.account_id WHERE o.id = ?`,
       ),
       markSent: db.prepare('UPDATE outbox SET sent_at = ?, claimed_until = NULL WHERE id = ? AND claimed_by = ?'),
       markFailed: db.prepare(
@@ -399,6 +399,7 @@ interface OutboxRow {
   sent_at: number | null;
   email: string;
   plan: Plan;
+  anchor: number;
 }
 
 function toClaimed(r: OutboxRow): ClaimedMessage {
@@ -407,6 +408,7 @@ function toClaimed(r: OutboxRow): ClaimedMessage {
     accountId: r.account_id,
     email: r.email,
     plan: r.plan,
+    anchor: r.anchor,
     periodStart: r.period_start,
     threshold: r.threshold,
     used: r.used,

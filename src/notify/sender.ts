@@ -1,0 +1,72 @@
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
+import type { Mailer, OutboxStore } from './interface.ts';
+import { composeQuotaMail } from './message.ts';
+
+const LEASE_MS = 60_000;
+const MAX_BACKOFF_MS = 5 * 60_000;
+
+/** Backoff after the n-th failed attempt: 2 s, 4 s, 8 s, … capped at 5 minutes. */
+export function backoffMs(attempts: number): number {
+  return Math.min(MAX_BACKOFF_MS, 2000 * 2 ** Math.min(attempts, 20));
+}
+
+/**
+ * Drains the outbox: claims due rows for a lease (so no other instance sends them meanwhile),
+ * sends each, and marks it sent only once the mail server accepted it. Failures are retried
+ * with backoff; nothing is dropped.
+ */
+export class OutboxSender {
+  readonly owner = `sender-${randomUUID()}`;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<number> | null = null;
+
+  constructor(
+    private readonly store: OutboxStore,
+    private readonly mailer: Mailer,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+    private readonly from: string,
+  ) {}
+
+  /** One pass over what is due; returns how many messages were sent. Concurrent calls share a pass. */
+  drain(): Promise<number> {
+    this.running ??= this.pass().finally(() => (this.running = null));
+    return this.running;
+  }
+
+  private async pass(): Promise<number> {
+    let sent = 0;
+    for (;;) {
+      const batch = await this.store.claimDue(this.owner, this.clock(), LEASE_MS, 20);
+      if (batch.length === 0) return sent;
+      for (const m of batch) {
+        const domain = this.from.split('@')[1] ?? 'localhost';
+        try {
+          await this.mailer.send(composeQuotaMail(m, this.from, domain));
+        } catch (err) {
+          await this.store.markFailed(m.id, this.owner, this.clock() + backoffMs(m.attempts), String((err as Error).message));
+          this.logger.warn({ messageId: m.id, attempts: m.attempts + 1, err: (err as Error).message }, 'quota e-mail not accepted; will retry');
+          continue;
+        }
+        if (await this.store.markSent(m.id, this.owner, this.clock())) sent++;
+        else this.logger.error({ messageId: m.id }, 'quota e-mail sent after its lease expired');
+      }
+    }
+  }
+
+  start(intervalMs = 1000): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.drain().catch((err) => this.logger.error({ err }, 'outbox pass failed'));
+    }, intervalMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running?.catch(() => 0);
+  }
+}

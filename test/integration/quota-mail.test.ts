@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { build, manualClock, type Harness } from '../helper.ts';
+import { freePort, startSmtp } from '../smtp.ts';
+
+const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,business=100000' };
+const POST = '1900000000000000001';
+
+async function spend(h: Harness, apiKey: string, n: number): Promise<void> {
+  for (let i = 0; i < n; i++) {
+    const r = await h.app.inject({ url: `/api/v1/content/${POST}`, headers: { 'x-api-key': apiKey } });
+    assert.equal(r.statusCode, 200);
+  }
+}
+
+test('each threshold sends exactly one e-mail with the right numbers', async (t) => {
+  const smtp = await startSmtp();
+  t.after(() => smtp.close());
+  const h = await build(t, { env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url, POSTSHOT_MAIL_FROM: 'quota@postshot.test' } });
+  const { apiKey } = await h.account('free', 'owner@example.com');
+  await spend(h, apiKey, 24);
+  assert.equal(await h.c.outbox.drain(), 0);
+  let spent = 24;
+  for (const threshold of [50, 70, 90, 100]) {
+    const used = (50 * threshold) / 100;
+    await spend(h, apiKey, used - spent);
+    spent = used;
+    assert.equal(await h.c.outbox.drain(), 1, `${threshold}%`);
+    const mail = smtp.received.at(-1)!;
+    assert.deepEqual(mail.to, ['owner@example.com']);
+    assert.equal(mail.subject, `postshot: ${threshold}% of your Free quota used`);
+    assert.match(mail.text, new RegExp(`Used: ${used}\\b`));
+    assert.match(mail.text, new RegExp(`Remaining: ${50 - used}\\b`));
+    assert.match(mail.text, /Limit: 50\b/);
+    assert.match(mail.text, /do not reset/);
+    assert.match(mail.raw, /^From: quota@postshot\.test/m);
+    assert.match(mail.raw, /Content-Type: multipart\/alternative/);
+    assert.match(mail.raw, /Content-Type: text\/html/);
+  }
+  const refused = await h.app.inject({ url: `/api/v1/content/${POST}`, headers: { 'x-api-key': apiKey } });
+  assert.equal(refused.statusCode, 403);
+  assert.equal(await h.c.outbox.drain(), 0);
+  assert.equal(smtp.received.length, 4);
+});
+
+test('200 concurrent requests crossing 50 % together send one 50 % e-mail', async (t) => {
+  const smtp = await startSmtp();
+  t.after(() => smtp.close());
+  const h = await build(t, { env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url } });
+  const { apiKey } = await h.account('pro');
+  const results = await Promise.all(
+    Array.from({ length: 200 }, () => h.app.inject({ url: `/api/v1/content/${POST}`, headers: { 'x-api-key': apiKey } })),
+  );
+  assert.ok(results.every((r) => r.statusCode === 200));
+  await Promise.all([h.c.outbox.drain(), h.c.outbox.drain()]);
+  assert.deepEqual(smtp.received.map((m) => m.subject), ['postshot: 50% of your Pro quota used']);
+  assert.match(smtp.received[0].text, /Your quota resets on \d{4}-\d{2}-\d{2} at 00:00 UTC/);
+});
+
+test('with the mail server down, messages wait and arrive once when it is back', async (t) => {
+  const port = await freePort();
+  const clock = manualClock('2026-06-10T12:00:00Z');
+  const h = await build(t, { clock, env: { ...NO_RATE, POSTSHOT_SMTP_URL: `smtp://127.0.0.1:${port}` } });
+  const { apiKey, accountId } = await h.account('free');
+  await spend(h, apiKey, 25);
+  assert.equal(await h.c.outbox.drain(), 0, 'nothing is accepted while the server is down');
+  clock.advance(3000);
+  assert.equal(await h.c.outbox.drain(), 0);
+  const [pending] = await h.c.accounts.listOutbox(accountId);
+  assert.equal(pending.attempts, 2);
+  assert.equal(pending.sentAt, null);
+
+  const smtp = await startSmtp(port);
+  t.after(() => smtp.close());
+  assert.equal(await h.c.outbox.drain(), 0, 'not before the backoff has passed');
+  clock.advance(5000);
+  assert.equal(await h.c.outbox.drain(), 1);
+  clock.advance(60_000);
+  assert.equal(await h.c.outbox.drain(), 0);
+  assert.equal(smtp.received.length, 1);
+  assert.match(smtp.received[0].subject, /50%/);
+});
+
+test('a new monthly period starts fresh thresholds', async (t) => {
+  const smtp = await startSmtp();
+  t.after(() => smtp.close());
+  const clock = manualClock('2026-01-15T09:00:00Z');
+  const h = await build(t, { clock, env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url } });
+  const { apiKey } = await h.account('pro');
+  await spend(h, apiKey, 150);
+  assert.equal(await h.c.outbox.drain(), 1);
+  clock.set('2026-02-15T00:00:01Z');
+  await spend(h, apiKey, 149);
+  assert.equal(await h.c.outbox.drain(), 0);
+  await spend(h, apiKey, 1);
+  assert.equal(await h.c.outbox.drain(), 1);
+  assert.deepEqual(smtp.received.map((m) => m.subject), ['postshot: 50% of your Pro quota used', 'postshot: 50% of your Pro quota used']);
+  assert.match(smtp.received[1].text, /resets on 2026-03-15/);
+});
+
+test('without SMTP, each message is written as an .eml file under <data dir>/mail', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('free', 'files@example.com');
+  await spend(h, apiKey, 25);
+  assert.equal(await h.c.outbox.drain(), 1);
+  const dir = path.join(h.dataDir, 'mail');
+  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.eml'));
+  assert.equal(files.length, 1);
+  const eml = fs.readFileSync(path.join(dir, files[0]), 'utf8');
+  assert.match(eml, /^To: files@example\.com$/m);
+  assert.match(eml, /^Subject: postshot: 50% of your Free quota used$/m);
+});
