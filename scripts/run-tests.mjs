@@ -18,9 +18,21 @@ if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...files],
-  { stdio: 'inherit' },
-);
-process.exit(result.status ?? 1);
+function run(list, env) {
+  return spawnSync(
+    process.execPath,
+    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...list],
+    { stdio: 'inherit', env: { ...process.env, ...env } },
+  ).status ?? 1;
+}
+
+// Pass 1: everything, embedded mode (SQLite, in-process cache and limiter, disk images).
+const first = run(files, {});
+// Pass 2: the HTTP suite again in scaled-out mode (PostgreSQL, Redis, S3) — same tests, other backends.
+const scaledFiles = files.filter((f) => f.startsWith(path.join('test', 'http')) || f.endsWith('quota-mail.test.ts'));
+let second = 0;
+if (scaledFiles.length > 0 && process.env.POSTSHOT_SKIP_SCALED !== '1') {
+  console.log(`\n# scaled-out mode: ${scaledFiles.length} files again on PostgreSQL + Redis + S3\n`);
+  second = run(scaledFiles, { POSTSHOT_TEST_MODE: 'scaled' });
+}
+process.exit(first || second);

@@ -13,6 +13,8 @@ export type ImageStoreConfig =
       region: string;
       forcePathStyle: boolean;
       publicBaseUrl?: string;
+      /** From the standard AWS variables; when absent the SDK's own chain applies (instance roles). */
+      credentials?: { accessKeyId: string; secretAccessKey: string; sessionToken?: string };
     };
 
 export interface Config {
@@ -21,6 +23,8 @@ export interface Config {
   dataDir: string;
   databaseUrl: string;
   redisUrl?: string;
+  /** Prefix of every Redis key, so several deployments (or test runs) can share one Redis. */
+  redisPrefix: string;
   imageStore: ImageStoreConfig;
   publicUrl: string;
   smtpUrl?: string;
@@ -118,6 +122,10 @@ function readImageStore(env: Env, dataDir: string): ImageStoreConfig {
     region: env.AWS_REGION || env.AWS_DEFAULT_REGION || 'us-east-1',
     forcePathStyle: readBool(env, 'POSTSHOT_S3_FORCE_PATH_STYLE', Boolean(env.POSTSHOT_S3_ENDPOINT)),
     publicBaseUrl: readUrl(env, 'POSTSHOT_S3_PUBLIC_URL', undefined, ['http:', 'https:']),
+    credentials:
+      env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
+        ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }
+        : undefined,
   };
 }
 
@@ -163,6 +171,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     dataDir,
     databaseUrl,
     redisUrl: readUrl(env, 'POSTSHOT_REDIS_URL', undefined, ['redis:', 'rediss:']),
+    redisPrefix: env.POSTSHOT_REDIS_PREFIX || 'postshot:',
     imageStore: readImageStore(env, dataDir),
     publicUrl: readUrl(env, 'POSTSHOT_PUBLIC_URL', `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`, ['http:', 'https:'])!,
     smtpUrl: readUrl(env, 'POSTSHOT_SMTP_URL', undefined, ['smtp:', 'smtps:']),

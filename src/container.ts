@@ -1,7 +1,7 @@
 // The composition root: the one place that picks a technology for each capability.
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { systemClock, type Clock } from './clock.ts';
-import { ConfigError, type Config } from './config.ts';
+import type { Config } from './config.ts';
 import { QuotaService } from './quota/quota.ts';
 import type { RateLimiter } from './ratelimit/interface.ts';
 import { MemoryRateLimiter } from './ratelimit/memory.ts';
@@ -64,12 +64,14 @@ export function createLogger(config: Readonly<Config>, stream?: DestinationStrea
 
 export async function openAccountStore(config: Readonly<Config>): Promise<AccountStore> {
   if (config.databaseUrl.startsWith('sqlite:')) return openSqliteStore(config.databaseUrl);
-  throw new ConfigError('POSTSHOT_DATABASE_URL', 'PostgreSQL is not supported by this build yet; use sqlite:');
+  const { openPostgresStore } = await import('./storage/accounts/postgres.ts');
+  return openPostgresStore(config.databaseUrl);
 }
 
 async function openRateLimiter(config: Readonly<Config>, clock: Clock): Promise<RateLimiter> {
   if (!config.redisUrl) return new MemoryRateLimiter(clock);
-  throw new ConfigError('POSTSHOT_REDIS_URL', 'Redis is not supported by this build yet; leave it unset');
+  const { RedisRateLimiter } = await import('./ratelimit/redis.ts');
+  return new RedisRateLimiter(config.redisUrl, config.redisPrefix, clock);
 }
 
 function createSources(config: Readonly<Config>): PostSource[] {
@@ -82,12 +84,16 @@ function createSources(config: Readonly<Config>): PostSource[] {
 
 async function openPostCache(config: Readonly<Config>, clock: Clock): Promise<{ cache: PostCache; flight: SingleFlight }> {
   if (!config.redisUrl) return { cache: new MemoryPostCache(clock), flight: new MemorySingleFlight() };
-  throw new ConfigError('POSTSHOT_REDIS_URL', 'Redis is not supported by this build yet; leave it unset');
+  const { RedisPostCache, RedisSingleFlight } = await import('./storage/cache/redis.ts');
+  // A lock outlives the slowest load: every source timing out, plus a margin.
+  const lockMs = config.upstreamTimeoutMs * config.sources.length + 1000;
+  return { cache: new RedisPostCache(config.redisUrl, config.redisPrefix), flight: new RedisSingleFlight(config.redisUrl, config.redisPrefix, lockMs) };
 }
 
 async function openImageStore(config: Readonly<Config>): Promise<ImageStore> {
   if (config.imageStore.kind === 'disk') return new DiskImageStore(config.imageStore.dir, config.publicUrl);
-  throw new ConfigError('POSTSHOT_IMAGE_STORE', 'S3 is not supported by this build yet; use disk');
+  const { S3ImageStore } = await import('./storage/images/s3.ts');
+  return new S3ImageStore(config.imageStore, config.publicUrl);
 }
 
 export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {
@@ -141,6 +147,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       const checks: Record<string, 'ok' | 'down'> = {};
       checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);
       checks.images = await images.ping().then(() => 'ok' as const, () => 'down' as const);
+      if (config.redisUrl) checks.redis = await cache.ping().then(() => 'ok' as const, () => 'down' as const);
       return checks;
     },
     async start() {

@@ -11,6 +11,7 @@ import { createContainer, type Container } from '../src/container.ts';
 import type { Plan } from '../src/quota/plans.ts';
 import { startFixtureServer, type FixtureServer } from '../src/sources/fixture-server.ts';
 import { SAMPLES_DIR, SHARED_FIXTURES } from './fixtures.ts';
+import { scaledBackends, scaledMode, type ScaledBackends } from './scaled.ts';
 
 export interface Harness {
   app: FastifyInstance;
@@ -18,6 +19,8 @@ export interface Harness {
   upstream: FixtureServer;
   c: Container;
   dataDir: string;
+  /** Set in scaled-out mode: the PostgreSQL schema, Redis prefix and S3 prefix of this app. */
+  scaled?: ScaledBackends;
   /** Creates an account on `plan` and returns its id and plaintext key. */
   account(plan?: Plan, email?: string): Promise<{ accountId: string; apiKey: string }>;
 }
@@ -29,17 +32,21 @@ export function makeTempDir(prefix = 'postshot-test-'): string {
 export interface BuildTestOptions extends BuildOptions {
   env?: Record<string, string>;
   clock?: Clock;
+  /** Force a mode; by default POSTSHOT_TEST_MODE=scaled selects PostgreSQL + Redis + S3. */
+  scaled?: boolean;
 }
 
 /** A fresh app over a fresh data dir; closed when the test ends. */
 export async function build(t: TestContext, options: BuildTestOptions = {}): Promise<Harness> {
   const dataDir = makeTempDir();
   const upstream = await startFixtureServer({ roots: [SAMPLES_DIR, SHARED_FIXTURES] });
+  const scaled = options.scaled ?? scaledMode ? await scaledBackends() : undefined;
   const config = loadConfig({
     POSTSHOT_DATA_DIR: dataDir,
     POSTSHOT_LOG_LEVEL: 'silent',
     POSTSHOT_UPSTREAM_TIMEOUT_MS: '1000',
     ...upstream.env,
+    ...scaled?.env,
     ...options.env,
   });
   const c = await createContainer(config, { clock: options.clock });
@@ -48,6 +55,7 @@ export async function build(t: TestContext, options: BuildTestOptions = {}): Pro
     await app.close();
     await c.close();
     await upstream.close();
+    await scaled?.cleanup();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   return {
@@ -55,6 +63,7 @@ export async function build(t: TestContext, options: BuildTestOptions = {}): Pro
     upstream,
     c,
     dataDir,
+    scaled,
     async account(plan: Plan = 'free', email = 'user@example.com') {
       const r = await createAccountWithKey(c.accounts, { email, plan }, c.clock());
       if (!r.ok) throw new Error(r.message);

@@ -9,6 +9,7 @@ import { runMetered, type AuthStyle } from '../../src/http/metered.ts';
 import { ProblemError } from '../../src/http/problem.ts';
 import type { Container } from '../../src/container.ts';
 import { assertProblem, build, manualClock } from '../helper.ts';
+import { dumpSchema } from '../scaled.ts';
 
 // The metered helper is exercised through test-only routes here, so that its contract is pinned
 // independently of the post endpoints built on it.
@@ -86,6 +87,12 @@ test('a revoked key is refused everywhere', async (t) => {
 test('the database holds no plaintext key', async (t) => {
   const h = await harness(t);
   const keys = [await h.account(), await h.account('pro')].map((a) => a.apiKey);
+  if (h.scaled) {
+    const dump = await dumpSchema(h.scaled.schema);
+    assert.match(dump, /"hash":"[0-9a-f]{64}"/);
+    for (const key of keys) assert.equal(dump.includes(key.slice(4, 24)), false, 'key body found in PostgreSQL');
+    return;
+  }
   await h.c.accounts.close();
   const dir = h.dataDir;
   for (const file of fs.readdirSync(dir).filter((f) => f.startsWith('postshot.db'))) {

@@ -6,6 +6,7 @@ export type CachedPost = { kind: 'found'; post: Post } | { kind: 'not_found'; de
 export interface PostCache {
   get(id: string): Promise<CachedPost | null>;
   set(id: string, value: CachedPost, ttlMs: number): Promise<void>;
+  ping(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -29,6 +29,8 @@ export class MemoryPostCache implements PostCache {
     while (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
   }
 
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     this.entries.clear();
   }

@@ -1,0 +1,78 @@
+import { createHash } from 'node:crypto';
+import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import type { ImageStoreConfig } from '../../config.ts';
+import { DependencyDownError } from '../../errors.ts';
+import { IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredImage } from './interface.ts';
+
+type S3Config = Extract<ImageStoreConfig, { kind: 's3' }>;
+
+/**
+ * Objects under `<prefix>/<sha256>.<ext>`. URLs point at POSTSHOT_S3_PUBLIC_URL when the bucket is
+ * public; otherwise at the service's /images/ route, which reads the object back.
+ */
+export class S3ImageStore implements ImageStore {
+  readonly kind = 's3' as const;
+  private readonly client: S3Client;
+
+  constructor(
+    private readonly config: S3Config,
+    private readonly publicUrl: string,
+  ) {
+    this.client = new S3Client({
+      region: config.region,
+      endpoint: config.endpoint,
+      forcePathStyle: config.forcePathStyle,
+      credentials: config.credentials,
+      maxAttempts: 2,
+    });
+  }
+
+  private objectKey(key: string): string {
+    return this.config.prefix ? `${this.config.prefix}/${key}` : key;
+  }
+
+  async put(bytes: Buffer, ext: 'png' | 'svg' | 'html', contentType: string): Promise<StoredImage> {
+    const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
+    try {
+      await this.client.send(
+        new PutObjectCommand({
+          Bucket: this.config.bucket,
+          Key: this.objectKey(key),
+          Body: bytes,
+          ContentType: contentType,
+          CacheControl: 'public, max-age=31536000, immutable',
+        }),
+      );
+    } catch (err) {
+      throw new DependencyDownError('image store', err);
+    }
+    const base = this.config.publicBaseUrl;
+    return { key, url: base ? `${base}/${this.objectKey(key)}` : `${this.publicUrl}/images/${key}` };
+  }
+
+  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+    if (!IMAGE_KEY.test(key)) return null;
+    try {
+      const out = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+      const bytes = Buffer.from(await out.Body!.transformToByteArray());
+      return { bytes, contentType: IMAGE_TYPES[key.split('.')[1]] };
+    } catch (err) {
+      const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
+      if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return null;
+      throw new DependencyDownError('image store', err);
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    try {
+      await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+  }
+}

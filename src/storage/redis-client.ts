@@ -1,0 +1,28 @@
+import { Redis } from 'ioredis';
+import { DependencyDownError } from '../errors.ts';
+
+/**
+ * A client whose every command gives up after 2 s (queued while connecting or not), and that
+ * reconnects by itself: while Redis is away requests get a 503 instead of hanging, and they
+ * recover when it returns.
+ */
+export function createRedis(url: string): Redis {
+  const client = new Redis(url, {
+    enableOfflineQueue: true,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    commandTimeout: 2000,
+    retryStrategy: (times) => Math.min(times * 200, 2000),
+    lazyConnect: false,
+  });
+  client.on('error', () => {});
+  return client;
+}
+
+export async function redisCall<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw new DependencyDownError('redis', err);
+  }
+}
