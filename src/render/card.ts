@@ -3,7 +3,7 @@ import type { Counts, LinkCard, Media, Poll, Post } from '../sources/post.ts';
 import { badgeIcon, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
 import { renderText, isRtl } from './text.ts';
 import type { Theme } from './theme.ts';
-import { box, img, span, textBlock, type El } from './tree.ts';
+import { box, img, span, textBlock, type El, type Style } from './tree.ts';
 
 export const CARD_WIDTH = 550;
 const PAD = 16;
@@ -27,6 +27,18 @@ export interface CardContext {
 function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Record<string, string | number> = {}): El {
   const data = url ? ctx.assets.get(url) : null;
   return img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary), w, h, { objectFit: 'cover', ...style });
+}
+
+/**
+ * A rounded box with a 1px outline, drawn as two filled shapes (outline colour, then fill) rather
+ * than a CSS border: satori draws borders as strokes clipped by the shape, and resvg renders every
+ * clip as a full-size layer.
+ */
+function framed(ctx: CardContext, outer: Style, radius: number, inner: Style, ...children: Array<El | null>): El {
+  return box(
+    { padding: BORDER, borderRadius: radius, backgroundColor: ctx.theme.border, ...outer },
+    box({ flexGrow: 1, borderRadius: radius - BORDER, backgroundColor: ctx.theme.background, ...inner }, ...children),
+  );
 }
 
 function formatDuration(ms: number): string {
@@ -77,8 +89,20 @@ function mediaOverlay(ctx: CardContext, m: Media, w: number, h: number): El | nu
   return null;
 }
 
-function tile(ctx: CardContext, m: Media, w: number, h: number): El {
-  return box({ position: 'relative', width: w, height: h, overflow: 'hidden' }, image(ctx, mediaSource(m), w, h), mediaOverlay(ctx, m, w, h));
+// No overflow clipping anywhere: satori turns each clipped box into an SVG mask, which resvg
+// rasterizes at full size. Images are prepared at exactly their box size and only the images
+// on the grid's corners get rounded corners.
+function tile(ctx: CardContext, m: Media, w: number, h: number, corners: Record<string, number>): El {
+  return box({ position: 'relative', width: w, height: h }, image(ctx, mediaSource(m), w, h, corners), mediaOverlay(ctx, m, w, h));
+}
+
+function cornersOf(x: number, y: number, w: number, h: number, total: { w: number; h: number }, r: number): Record<string, number> {
+  const c: Record<string, number> = {};
+  if (x === 0 && y === 0) c.borderTopLeftRadius = r;
+  if (x + w === total.w && y === 0) c.borderTopRightRadius = r;
+  if (x === 0 && y + h === total.h) c.borderBottomLeftRadius = r;
+  if (x + w === total.w && y + h === total.h) c.borderBottomRightRadius = r;
+  return c;
 }
 
 /** X's grid: one item at its aspect (clamped), two side by side, three as one tall and two stacked, four as 2×2. */
@@ -114,11 +138,18 @@ export function mediaLayout(media: Media[], width: number): Array<{ m: Media; x:
 }
 
 function mediaGrid(ctx: CardContext, media: Media[], outer: number, radius: number): El {
-  const layout = mediaLayout(media, gridInner(outer));
+  const inner = gridInner(outer);
+  const layout = mediaLayout(media, inner);
   const height = Math.max(...layout.map((l) => l.y + l.h));
-  return box(
-    { position: 'relative', width: outer, height: height + 2 * BORDER, borderRadius: radius, border: `1px solid ${ctx.theme.border}`, overflow: 'hidden', marginTop: 12 },
-    ...layout.map((l) => box({ position: 'absolute', left: l.x, top: l.y, width: l.w, height: l.h }, tile(ctx, l.m, l.w, l.h))),
+  const total = { w: inner, h: height };
+  return framed(
+    ctx,
+    { width: outer, height: height + 2 * BORDER, marginTop: 12 },
+    radius,
+    { position: 'relative' },
+    ...layout.map((l) =>
+      box({ position: 'absolute', left: l.x, top: l.y, width: l.w, height: l.h }, tile(ctx, l.m, l.w, l.h, cornersOf(l.x, l.y, l.w, l.h, total, radius - BORDER))),
+    ),
   );
 }
 
@@ -185,15 +216,21 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
   );
   if (card.large) {
     const h = Math.round(gridInner(INNER) / 1.91);
-    return box(
-      { flexDirection: 'column', width: INNER, marginTop: 12, borderRadius: 16, border: `1px solid ${ctx.theme.border}`, overflow: 'hidden' },
-      showImage ? image(ctx, card.image!.url, gridInner(INNER), h) : null,
+    return framed(
+      ctx,
+      { width: INNER, marginTop: 12 },
+      16,
+      { flexDirection: 'column' },
+      showImage ? image(ctx, card.image!.url, gridInner(INNER), h, { borderTopLeftRadius: 15, borderTopRightRadius: 15 }) : null,
       lines,
     );
   }
-  return box(
-    { width: INNER, marginTop: 12, borderRadius: 16, border: `1px solid ${ctx.theme.border}`, overflow: 'hidden' },
-    showImage ? image(ctx, card.image!.url, 130, 130) : null,
+  return framed(
+    ctx,
+    { width: INNER, marginTop: 12 },
+    16,
+    {},
+    showImage ? image(ctx, card.image!.url, 130, 130, { borderTopLeftRadius: 15, borderBottomLeftRadius: 15 }) : null,
     lines,
   );
 }
@@ -201,8 +238,11 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
 function quoteCard(ctx: CardContext, q: Post): El {
   const square = q.author.avatarShape === 'square';
   const v = q.author.verification;
-  return box(
-    { flexDirection: 'column', width: INNER, marginTop: 12, padding: QUOTE_PAD, borderRadius: 16, border: `1px solid ${ctx.theme.border}` },
+  return framed(
+    ctx,
+    { width: INNER, marginTop: 12 },
+    16,
+    { flexDirection: 'column', padding: QUOTE_PAD },
     box(
       { alignItems: 'center', width: QUOTE_INNER },
       image(ctx, q.author.avatarUrl, 20, 20, { borderRadius: square ? 4 : 10 }),
@@ -230,13 +270,17 @@ function countsRow(ctx: CardContext, counts: Counts): El | null {
   const known = COUNTERS.filter(([k]) => counts[k] !== undefined);
   if (known.length === 0) return null;
   return box(
-    { width: INNER, height: 45, marginTop: 12, paddingTop: 12, borderTop: `1px solid ${ctx.theme.border}`, alignItems: 'center', columnGap: 22 },
+    { flexDirection: 'column', width: INNER },
+    box({ width: INNER, height: BORDER, marginTop: 12, backgroundColor: ctx.theme.border }),
+    box(
+    { width: INNER, height: 32, marginTop: 12, alignItems: 'center', columnGap: 22 },
     ...known.map(([k, icon]) =>
       box(
         { alignItems: 'center', color: ctx.theme.secondary, fontSize: 14, lineHeight: '20px', height: 20 },
         img(counterIcon(icon as 'likes', ctx.theme.secondary), 19, 19, { marginRight: 5 }),
         compact.format(counts[k]!),
       ),
+    ),
     ),
   );
 }
@@ -250,35 +294,38 @@ export function cardText(post: Post): string {
   return parts.join('\n');
 }
 
-/** Image URLs the card draws, with the width in CSS pixels each is drawn at. */
-export function cardImages(post: Post): Array<{ url: string; width: number }> {
-  const out: Array<{ url: string; width: number }> = [];
-  if (post.author.avatarUrl) out.push({ url: post.author.avatarUrl, width: 48 });
-  for (const l of mediaLayout(post.media, gridInner(INNER))) out.push({ url: mediaSource(l.m), width: l.w });
-  if (post.card?.image) out.push({ url: post.card.image.url, width: post.card.large ? gridInner(INNER) : 130 });
+/** Image URLs the card draws, with the box in CSS pixels each is drawn in. */
+export function cardImages(post: Post): Array<{ url: string; width: number; height: number }> {
+  const out: Array<{ url: string; width: number; height: number }> = [];
+  const grid = (p: Post, width: number) => {
+    for (const l of mediaLayout(p.media, width)) out.push({ url: mediaSource(l.m), width: l.w, height: l.h });
+  };
+  if (post.author.avatarUrl) out.push({ url: post.author.avatarUrl, width: 48, height: 48 });
+  grid(post, gridInner(INNER));
+  if (post.card?.image) {
+    out.push(post.card.large ? { url: post.card.image.url, width: gridInner(INNER), height: Math.round(gridInner(INNER) / 1.91) } : { url: post.card.image.url, width: 130, height: 130 });
+  }
   const q = post.quoted;
   if (q) {
-    if (q.author.avatarUrl) out.push({ url: q.author.avatarUrl, width: 20 });
-    for (const l of mediaLayout(q.media, gridInner(QUOTE_INNER))) out.push({ url: mediaSource(l.m), width: l.w });
+    if (q.author.avatarUrl) out.push({ url: q.author.avatarUrl, width: 20, height: 20 });
+    grid(q, gridInner(QUOTE_INNER));
   }
   return out;
 }
 
 export function buildCard(post: Post, ctx: CardContext): El {
   const t = ctx.theme;
-  return box(
+  return framed(
+    ctx,
     {
-      flexDirection: 'column',
       width: CARD_WIDTH,
-      padding: PAD,
-      backgroundColor: t.background,
-      border: `${BORDER}px solid ${t.border}`,
-      borderRadius: 16,
       fontFamily: ctx.fontFamily,
       color: t.text,
       // Explicit everywhere: "normal" line height differs between satori and browsers.
       lineHeight: 1.35,
     },
+    16,
+    { flexDirection: 'column', padding: PAD },
     header(ctx, post),
     post.replyTo ? replyLine(ctx, post.replyTo.handle) : null,
     post.text ? box({ marginTop: 12 }, renderText(post, { width: INNER, fontSize: 20, lineHeight: 26, color: t.text, linkColor: t.link })!) : null,
