@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.ts';
 import { DependencyDownError } from './errors.ts';
+import { RenderTimeoutError } from './render/pool.ts';
 import { PROBLEMS, ProblemError, problemBody, sendProblem, type ProblemCode } from './http/problem.ts';
 import { registerSecurityHooks } from './http/hooks/security.ts';
 import { registerRoutes } from './http/routes/index.ts';
@@ -57,10 +58,14 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   });
   registerSecurityHooks(app, c);
 
-  app.setErrorHandler((err: FastifyError | ProblemError | DependencyDownError, request, reply) => {
+  app.setErrorHandler((err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError, request, reply) => {
     if (err instanceof ProblemError) {
       for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
       return sendProblem(request, reply, err.code, err.detail, err.status);
+    }
+    if (err instanceof RenderTimeoutError) {
+      request.log.error({ err }, 'render timed out');
+      return sendProblem(request, reply, 'render_timeout', 'Rendering this post took too long; try again or use format=svg.');
     }
     if (err instanceof DependencyDownError) {
       request.log.error({ err: err.cause ?? err }, 'dependency unavailable');

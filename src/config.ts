@@ -44,6 +44,7 @@ export interface Config {
   postCacheTtlMs: number;
   renderTimeoutMs: number;
   renderWorkers: number;
+  renderCacheMb: number;
   mediaMaxBytes: number;
   reservationTimeoutMs: number;
 }
@@ -191,6 +192,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     postCacheTtlMs: readInt(env, 'POSTSHOT_POST_CACHE_TTL_SECONDS', 300, 0, 86_400) * 1000,
     renderTimeoutMs: readInt(env, 'POSTSHOT_RENDER_TIMEOUT_MS', 10_000, 100, 120_000),
     renderWorkers: readInt(env, 'POSTSHOT_RENDER_WORKERS', 0, 0, 64),
+    renderCacheMb: readInt(env, 'POSTSHOT_RENDER_CACHE_MB', 64, 0, 4096),
     mediaMaxBytes: readInt(env, 'POSTSHOT_MEDIA_MAX_BYTES', 8 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     reservationTimeoutMs: readInt(env, 'POSTSHOT_RESERVATION_TIMEOUT_MS', 120_000, 1000, 3_600_000),
   };

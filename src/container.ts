@@ -15,6 +15,7 @@ import { MediaFetcher } from './sources/media.ts';
 import { PostService } from './sources/post-service.ts';
 import { SyndicationSource } from './sources/syndication/source.ts';
 import { Renderer } from './render/render-service.ts';
+import { RenderPool } from './render/pool.ts';
 import { DiskImageStore } from './storage/images/disk.ts';
 import type { ImageStore } from './storage/images/interface.ts';
 import path from 'node:path';
@@ -110,12 +111,17 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     maxBytes: config.mediaMaxBytes,
     clock,
   });
-  const renderer = new Renderer(media, { timeoutMs: config.renderTimeoutMs });
+  const renderer = new Renderer(media, {
+    timeoutMs: config.renderTimeoutMs,
+    workers: config.renderWorkers || RenderPool.defaultSize(),
+    cacheBytes: config.renderCacheMb * 1024 * 1024,
+  });
   const images = await openImageStore(config);
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FileMailer(path.join(config.dataDir, 'mail'));
   const outbox = new OutboxSender(accounts, mailer, clock, logger, config.mailFrom);
 
   const closers: Array<() => Promise<void>> = [
+    () => renderer.close(),
     () => outbox.stop(),
     () => mailer.close(),
     () => rateLimiter.close(),

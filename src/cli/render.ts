@@ -19,7 +19,7 @@ export async function runRenderCommand(
   if (!['png', 'svg', 'html'].includes(format)) throw new CliError(`--format must be png, svg or html, got "${format}"`);
   const theme = (flags.theme ?? 'light') as ThemeName;
   if (!['light', 'dark'].includes(theme)) throw new CliError(`--theme must be light or dark, got "${theme}"`);
-  const c = await createContainer({ ...config, logLevel: 'silent' });
+  const c = await createContainer({ ...config, logLevel: 'silent', renderWorkers: 1 });
   try {
     const outcome = await c.posts.getPost(parsed.id);
     if (outcome.kind === 'not_found') throw new CliError(`post ${parsed.id} not found: ${outcome.detail}`);

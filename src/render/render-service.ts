@@ -1,17 +1,69 @@
+import { createHash } from 'node:crypto';
 import type { MediaFetcher } from '../sources/media.ts';
 import type { Post } from '../sources/post.ts';
+import { RenderPool } from './pool.ts';
 import { loadAssets, renderCard, type RenderOptions, type Rendered } from './renderer.ts';
 
-/** Renders posts for the HTTP layer: fetches the images a card needs, then draws it. */
+export interface RendererOptions {
+  timeoutMs: number;
+  /** Worker threads; 0 renders on the calling thread (CLI, small tools). */
+  workers: number;
+  /** Bytes of rendered output kept for repeated requests. */
+  cacheBytes: number;
+}
+
+/**
+ * Renders posts for the HTTP layer: fetches the images a card needs (main thread: I/O), draws
+ * the card in the worker pool, and keeps recent outputs by (post content, options) so a repeated
+ * screenshot costs a hash lookup.
+ */
 export class Renderer {
+  private readonly pool: RenderPool | null;
+  private readonly cache = new Map<string, Rendered>();
+  private cachedBytes = 0;
+  /** Counters for metrics and tests. */
+  readonly stats = { rendered: 0, cacheHits: 0 };
+
   constructor(
     private readonly media: MediaFetcher,
-    private readonly options: { timeoutMs: number },
-  ) {}
+    private readonly options: RendererOptions,
+  ) {
+    this.pool = options.workers > 0 ? new RenderPool(options.workers, options.timeoutMs) : null;
+  }
+
+  private key(post: Post, options: RenderOptions, scale: number): string {
+    return createHash('sha256').update(JSON.stringify(post)).update(`|${options.format}|${options.theme}|${scale}`).digest('base64');
+  }
 
   async render(post: Post, options: RenderOptions): Promise<Rendered> {
     const scale = options.scale ?? 2;
+    const key = this.key(post, options, scale);
+    const hit = this.cache.get(key);
+    if (hit) {
+      this.stats.cacheHits++;
+      return hit;
+    }
     const assets = await loadAssets(post, this.media, scale);
-    return renderCard(post, assets, { ...options, scale });
+    const job = { ...options, scale };
+    const out = this.pool ? await this.pool.run(post, assets, job) : await renderCard(post, assets, job);
+    this.stats.rendered++;
+    // A card drawn with a placeholder is not kept: the image may load next time.
+    if (![...assets.values()].includes(null)) this.remember(key, out);
+    return out;
+  }
+
+  private remember(key: string, out: Rendered): void {
+    if (this.options.cacheBytes <= 0 || out.bytes.length > this.options.cacheBytes / 4) return;
+    this.cache.set(key, out);
+    this.cachedBytes += out.bytes.length;
+    for (const [k, v] of this.cache) {
+      if (this.cachedBytes <= this.options.cacheBytes) break;
+      this.cache.delete(k);
+      this.cachedBytes -= v.bytes.length;
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool?.close();
   }
 }

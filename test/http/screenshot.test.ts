@@ -107,3 +107,30 @@ test('a media fetch that fails draws a placeholder, not a failed screenshot', as
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['x-quota-remaining'], '299');
 });
+
+test('a render past the time limit is 504 render_timeout, costs nothing, and the service carries on', async (t) => {
+  // 100 ms is less than a cold render worker needs to load satori and the fonts.
+  const h = await build(t, { env: { ...NO_RATE, POSTSHOT_RENDER_TIMEOUT_MS: '100' } });
+  const { apiKey } = await h.account('pro');
+  const res = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png`, headers: { 'x-api-key': apiKey } });
+  assertProblem(res, 504, 'render_timeout');
+  assert.equal(res.headers['x-quota-remaining'], '300');
+  const md = await h.app.inject({ url: `/api/v1/content/${POST}`, headers: { 'x-api-key': apiKey } });
+  assert.equal(md.statusCode, 200);
+  assert.equal((await h.app.inject({ url: '/healthz' })).statusCode, 200);
+});
+
+test('a repeated screenshot is served from the render cache: same bytes, one render', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const get = () => h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png`, headers: { 'x-api-key': apiKey } });
+  const first = await get();
+  const second = await get();
+  assert.ok(first.rawPayload.equals(second.rawPayload));
+  assert.deepEqual(h.c.renderer.stats, { rendered: 1, cacheHits: 1 });
+  const dark = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png&theme=dark`, headers: { 'x-api-key': apiKey } });
+  assert.ok(!dark.rawPayload.equals(first.rawPayload), 'options are part of the cache key');
+  assert.equal(h.c.renderer.stats.rendered, 2);
+  assert.equal(second.headers['x-quota-remaining'], '298', 'a cached render costs the same credit');
+  assert.equal(dark.headers['x-quota-remaining'], '297');
+});
