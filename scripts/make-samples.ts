@@ -440,5 +440,21 @@ fxtwitter('1900000000000000004', {
   });
 }
 
+// 18. One photo, plain text: the bench's "1-photo post".
+{
+  const text = 'Sunset over the harbour tonight https://t.co/OnePhoto01';
+  const idx = at(text, 'https://t.co/OnePhoto01');
+  syndication('1900000000000000018', {
+    created_at: '2026-04-15T19:30:00.000Z',
+    display_text_range: [0, idx[0] - 1],
+    text,
+    entities: { media: [{ display_url: 'pic.x.com/OnePhoto01', expanded_url: 'https://x.com/i/status/photo/1', indices: idx, url: 'https://t.co/OnePhoto01' }] },
+    mediaDetails: [photo('PS1a', 1600, 1067, [[255, 200, 120], [120, 40, 90]], idx, 'OnePhoto01', 'A harbour at sunset')],
+    user: users.sample,
+    favorite_count: 321,
+    conversation_count: 9,
+  });
+}
+
 fs.writeFileSync(path.join(root, 'media', 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(`wrote ${Object.keys(manifest).length} images and the sample posts under ${root}`);

@@ -1,0 +1,192 @@
+// npm run bench: starts the fixture upstream and the service (a child process, as deployed), then
+// measures in one run, side by side:
+//   1. render latency per format (SVG, PNG 2x, HTML) for a text, 1-photo, 4-photo and quote post,
+//      warm upstream/media caches, render cache off (every request renders);
+//   2. HTTP throughput and p50/p99 at concurrency 8 for PNG screenshots and Markdown, quota on;
+//   3. the same posts screenshotted by headless Chromium from our HTML at the same pixel size;
+//   4. the service's peak RSS.
+// Results are printed and written to bench/results/<time>.json.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { chromium } from 'playwright-core';
+import { createAccountWithKey } from '../src/auth/admin.ts';
+import { loadConfig } from '../src/config.ts';
+import { openAccountStore } from '../src/container.ts';
+import { startFixtureServer } from '../src/sources/fixture-server.ts';
+
+const REPO = path.resolve(import.meta.dirname, '..');
+const POSTS: Record<string, string> = {
+  text: '1900000000000000014',
+  '1-photo': '1900000000000000018',
+  '4-photo': '1900000000000000008',
+  quote: '1900000000000000011',
+};
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+const round = (n: number) => Math.round(n * 10) / 10;
+
+async function freePort(): Promise<number> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as import('node:net').AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'postshot.js'), 'serve'], {
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', POSTSHOT_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return { url, child };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error('service did not start');
+}
+
+function peakRssMb(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function timed(fn: () => Promise<unknown>): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+async function main() {
+  const upstream = await startFixtureServer({ roots: [path.join(REPO, 'samples')] });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'postshot-bench-'));
+  const env = {
+    POSTSHOT_DATA_DIR: dataDir,
+    ...upstream.env,
+    POSTSHOT_RATE_LIMITS: 'free=100000000,pro=100000000,pro_plus=100000000,business=100000000',
+    POSTSHOT_RENDER_CACHE_MB: '0',
+  };
+  // Quota stays on: enough business accounts that the load never runs out of credits.
+  const store = await openAccountStore(loadConfig(env));
+  const keys: string[] = [];
+  for (let i = 0; i < 30; i++) {
+    const r = await createAccountWithKey(store, { email: `bench${i}@example.com`, plan: 'business' }, Date.now());
+    if (r.ok) keys.push(r.value.apiKey);
+  }
+  await store.close();
+  const service = await startService(env);
+  const headers = { 'x-api-key': keys[0] };
+  const get = async (p: string) => {
+    const r = await fetch(`${service.url}${p}`, { headers });
+    const body = Buffer.from(await r.arrayBuffer());
+    if (!r.ok) throw new Error(`${p}: ${r.status} ${body.toString().slice(0, 200)}`);
+    return body;
+  };
+
+  // 1. Render latency through the service (render cache off, upstream and media caches warm).
+  const latency: Record<string, Record<string, { p50: number; p95: number }>> = {};
+  for (const [name, id] of Object.entries(POSTS)) {
+    latency[name] = {};
+    for (const format of ['svg', 'png', 'html']) {
+      const url = `/api/v1/screenshot/${id}?format=${format}`;
+      for (let i = 0; i < 3; i++) await get(url);
+      const samples: number[] = [];
+      for (let i = 0; i < ITERATIONS; i++) samples.push(await timed(() => get(url)));
+      latency[name][format] = { p50: round(percentile(samples, 50)), p95: round(percentile(samples, 95)) };
+    }
+  }
+
+  // 2. Throughput at concurrency 8, keys rotated so credits never run out.
+  const load = async (pathFor: (i: number) => string) => {
+    const result = await autocannon({
+      url: service.url,
+      connections: 8,
+      duration: DURATION,
+      requests: keys.map((key, i) => ({ method: 'GET', path: pathFor(i), headers: { 'x-api-key': key } })),
+    });
+    return {
+      rps: round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      non2xx: result.non2xx,
+      errors: result.errors,
+    };
+  };
+  const ids = Object.values(POSTS);
+  const throughput = {
+    png: await load((i) => `/api/v1/screenshot/${ids[i % ids.length]}?format=png`),
+    markdown: await load((i) => `/api/v1/content/${ids[i % ids.length]}`),
+  };
+
+  // 3. Headless Chromium, page reused, screenshotting our HTML at the same size (2x).
+  const chromiumResult: Record<string, { p50: number; p95: number; ratio: number }> = {};
+  if (CHROMIUM) {
+    const browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const page = await (await browser.newContext({ viewport: { width: 600, height: 1400 }, deviceScaleFactor: 2 })).newPage();
+    for (const [name, id] of Object.entries(POSTS)) {
+      const html = (await get(`/api/v1/screenshot/${id}?format=html`)).toString();
+      const shoot = async () => {
+        await page.setContent(html, { waitUntil: 'load' });
+        await page.locator('body > div').screenshot({ type: 'png' });
+      };
+      for (let i = 0; i < 3; i++) await shoot();
+      const samples: number[] = [];
+      for (let i = 0; i < Math.min(ITERATIONS, 20); i++) samples.push(await timed(shoot));
+      const p50 = round(percentile(samples, 50));
+      chromiumResult[name] = { p50, p95: round(percentile(samples, 95)), ratio: round(p50 / latency[name].png.p50) };
+    }
+    await browser.close();
+  }
+
+  const rss = round(peakRssMb(service.child.pid!));
+  service.child.kill('SIGTERM');
+  await upstream.close();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+
+  const results = {
+    date: new Date().toISOString(),
+    machine: { cpus: os.availableParallelism(), node: process.version },
+    iterations: ITERATIONS,
+    latencyMs: latency,
+    throughput,
+    chromiumMs: chromiumResult,
+    peakRssMb: rss,
+  };
+
+  console.log('\npostshot bench (render cache off; upstream and media caches warm)\n');
+  console.log('render latency, ms (p50 / p95)       SVG            PNG 2x         HTML           Chromium PNG 2x   speed-up');
+  for (const name of Object.keys(POSTS)) {
+    const l = latency[name];
+    const c = chromiumResult[name];
+    const cell = (v: { p50: number; p95: number }) => `${v.p50} / ${v.p95}`.padEnd(15);
+    console.log(`  ${name.padEnd(34)} ${cell(l.svg)}${cell(l.png)}${cell(l.html)}${c ? `${c.p50} / ${c.p95}`.padEnd(18) + `${c.ratio}x` : 'n/a (no chromium)'}`);
+  }
+  console.log('\nHTTP at concurrency 8, quota on               req/s     p50 ms   p99 ms   non-2xx');
+  for (const [name, t] of Object.entries(throughput)) {
+    console.log(`  ${(name === 'png' ? 'PNG screenshots' : 'Markdown content').padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${t.non2xx}`);
+  }
+  console.log(`\npeak RSS of the service: ${rss} MB`);
+  const dir = path.join(REPO, 'bench', 'results');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `${results.date.replace(/[:.]/g, '-')}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  console.log(`results: ${path.relative(REPO, file)}`);
+}
+
+await main();
