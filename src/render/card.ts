@@ -1,6 +1,6 @@
 // Post → card tree, after X's own post embed. Pure: images arrive as data URIs in `assets`.
 import type { Counts, LinkCard, Media, Poll, Post } from '../sources/post.ts';
-import { badgeIcon, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
+import { badgeIcon, cornerCutter, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
 import { renderText, isRtl } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
@@ -93,7 +93,25 @@ function mediaOverlay(ctx: CardContext, m: Media, w: number, h: number): El | nu
 // rasterizes at full size. Images are prepared at exactly their box size and only the images
 // on the grid's corners get rounded corners.
 function tile(ctx: CardContext, m: Media, w: number, h: number, corners: Record<string, number>): El {
-  return box({ position: 'relative', width: w, height: h }, image(ctx, mediaSource(m), w, h, corners), mediaOverlay(ctx, m, w, h));
+  return box(
+    { position: 'relative', width: w, height: h },
+    image(ctx, mediaSource(m), w, h),
+    mediaOverlay(ctx, m, w, h),
+    ...cutters(ctx, w, h, corners),
+  );
+}
+
+const CORNER_KEYS = { borderTopLeftRadius: 'tl', borderTopRightRadius: 'tr', borderBottomLeftRadius: 'bl', borderBottomRightRadius: 'br' } as const;
+
+function cutters(ctx: CardContext, w: number, h: number, corners: Record<string, number>): El[] {
+  return Object.entries(corners).map(([k, r]) => {
+    const c = CORNER_KEYS[k as keyof typeof CORNER_KEYS];
+    return img(cornerCutter(ctx.theme.background, r, c), r, r, {
+      position: 'absolute',
+      left: c === 'tl' || c === 'bl' ? 0 : w - r,
+      top: c === 'tl' || c === 'tr' ? 0 : h - r,
+    });
+  });
 }
 
 function cornersOf(x: number, y: number, w: number, h: number, total: { w: number; h: number }, r: number): Record<string, number> {
@@ -221,7 +239,13 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
       { width: INNER, marginTop: 12 },
       16,
       { flexDirection: 'column' },
-      showImage ? image(ctx, card.image!.url, gridInner(INNER), h, { borderTopLeftRadius: 15, borderTopRightRadius: 15 }) : null,
+      showImage
+        ? box(
+            { position: 'relative', width: gridInner(INNER), height: h },
+            image(ctx, card.image!.url, gridInner(INNER), h),
+            ...cutters(ctx, gridInner(INNER), h, { borderTopLeftRadius: 15, borderTopRightRadius: 15 }),
+          )
+        : null,
       lines,
     );
   }
@@ -230,7 +254,9 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
     { width: INNER, marginTop: 12 },
     16,
     {},
-    showImage ? image(ctx, card.image!.url, 130, 130, { borderTopLeftRadius: 15, borderBottomLeftRadius: 15 }) : null,
+    showImage
+      ? box({ position: 'relative', width: 130, height: 130 }, image(ctx, card.image!.url, 130, 130), ...cutters(ctx, 130, 130, { borderTopLeftRadius: 15, borderBottomLeftRadius: 15 }))
+      : null,
     lines,
   );
 }

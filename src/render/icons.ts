@@ -72,3 +72,18 @@ export function placeholderImage(background: string, glyph: string): string {
     `<path d="M64 56l10-11 8 8 5-5 9 8"/><circle cx="88" cy="38" r="3"/></g></svg>`,
   );
 }
+
+/**
+ * The outside of a rounded corner, in the card's background colour. Laid over a photo's corner it
+ * rounds the photo without a clip path (which resvg renders as a full-size layer).
+ */
+export function cornerCutter(color: string, radius: number, corner: 'tl' | 'tr' | 'bl' | 'br'): string {
+  const r = radius;
+  const d = {
+    tl: `M0,0H${r}A${r},${r} 0 0 0 0,${r}Z`,
+    tr: `M${r},0V${r}A${r},${r} 0 0 0 0,0Z`,
+    bl: `M0,${r}V0A${r},${r} 0 0 0 ${r},${r}Z`,
+    br: `M${r},${r}H0A${r},${r} 0 0 0 ${r},0Z`,
+  }[corner];
+  return memo(`corner:${color}:${r}:${corner}`, () => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${r} ${r}"><path d="${d}" fill="${color}"/></svg>`);
+}

@@ -2,7 +2,7 @@
 // re-encoded small: resvg then decodes a 100 KB JPEG instead of a 2 MB original on every render.
 // Decoding is capped in pixels, so a decompression bomb fails (and draws a placeholder).
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
+import sharp from './sharp-setup.ts';
 
 const MAX_INPUT_PIXELS = 40_000_000;
 

@@ -1,4 +1,4 @@
-import sharp from 'sharp';
+import sharp from './sharp-setup.ts';
 
 /**
  * PNG from resvg's premultiplied RGBA: un-premultiplied (only edge pixels are partly transparent)

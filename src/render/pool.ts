@@ -56,7 +56,11 @@ export class RenderPool {
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url));
+    // Small young generation: a render makes a few MB of short-lived garbage; collecting it often
+    // keeps each worker's footprint flat under load.
+    const worker = new Worker(new URL('./worker-entry.mjs', import.meta.url), {
+      resourceLimits: { maxYoungGenerationSizeMb: 4, maxOldGenerationSizeMb: 160 },
+    });
     const slot: Slot = { worker, ready: Promise.resolve(), job: null, timer: null };
     slot.ready = new Promise<void>((resolve, reject) => {
       const onFirst = (m: unknown) => {
