@@ -82,6 +82,21 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     sendProblem(request, reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}.`),
   );
 
+  // JSON bodies must be valid UTF-8: a lenient decode would turn bad bytes into U+FFFD and carry on.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(body as Buffer);
+    } catch {
+      done(new ProblemError('invalid_body', 'The body is not valid UTF-8.'), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
+
   registerRoutes(app, c);
   for (const plugin of options.plugins ?? []) plugin(app);
   await app.ready();

@@ -58,6 +58,9 @@ export function createLogger(config: Readonly<Config>, stream?: DestinationStrea
         paths: ['req.headers["x-api-key"]', 'headers["x-api-key"]', 'apiKey', '*.apiKey', 'req.headers.authorization'],
         censor: '[redacted]',
       },
+      // Last line of defence: anything shaped like a key (pasted into a URL, echoed in an error)
+      // is masked in the final log line.
+      hooks: { streamWrite: (line: string) => line.replace(/psk_[0-9A-Za-z]{4,}/g, 'psk_[redacted]') },
     },
     stream,
   );
