@@ -160,7 +160,11 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       return checks;
     },
     async start() {
-      await refundAbandoned();
+      // Embedded mode is one process: whatever is pending at start belongs to a process that died.
+      if (accounts.kind === 'sqlite') {
+        const refunded = await accounts.refundAbandoned(clock() + 1, clock());
+        if (refunded > 0) logger.warn({ refunded }, 'refunded credits of requests interrupted by the last shutdown');
+      } else await refundAbandoned();
       const sweep = setInterval(() => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')), 30_000);
       sweep.unref();
       timers.push(sweep);

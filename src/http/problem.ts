@@ -55,12 +55,17 @@ export class ProblemError extends Error {
   }
 }
 
+/** Anything shaped like an API key is masked, even when the caller pasted it where an id goes. */
+export function maskKeys(text: string): string {
+  return text.replace(/psk_[0-9A-Za-z]{4,}/g, 'psk_[redacted]');
+}
+
 export function problemBody(code: ProblemCode, detail: string, requestId: string, status?: number): ProblemBody {
   return {
     type: `urn:postshot:problem:${code}`,
     title: PROBLEMS[code].title,
     status: status ?? PROBLEMS[code].status,
-    detail,
+    detail: maskKeys(detail),
     code,
     requestId,
   };

@@ -22,6 +22,10 @@ export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<Up
   const contentType = String(res.headers['content-type'] ?? '');
   // An empty body says nothing; it reads as the empty object (syndication's way of saying "unavailable").
   if (res.body.toString('utf8').trim() === '') return { ok: true, status: res.status, json: {}, contentType };
+  // Both APIs answer application/json; anything else (an HTML error page, a captive portal) is a fault.
+  if (contentType && !/\bjson\b/i.test(contentType)) {
+    return { ok: false, status: res.status, detail: `unexpected content type ${contentType.slice(0, 60)}`, timeout: false };
+  }
   try {
     return { ok: true, status: res.status, json: JSON.parse(res.body.toString('utf8')), contentType };
   } catch {

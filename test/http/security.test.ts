@@ -110,6 +110,9 @@ test('API keys never reach the logs, whatever the request does', async (t) => {
     await app.inject({ url, headers: { 'x-api-key': k } });
   }
   await app.inject({ method: 'POST', url: '/api/v1/content/tweets', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: `{"tweetIds": ["${key}"` });
+  const echoed = await app.inject({ url: `/api/v1/content/${key}`, headers: { 'x-api-key': key } });
+  assert.equal(echoed.statusCode, 400);
+  assert.equal(echoed.body.includes(key.slice(4, 30)), false, 'an error never repeats a key');
   const log = lines.join('');
   assert.ok(log.length > 1000, 'requests were logged');
   for (const secret of [key, wrong, key.slice(4, 30)]) {

@@ -120,3 +120,27 @@ test('SVG output renders in Chromium like resvg renders it', async () => {
   const { ratio } = pixelDifference(png, cropTo(shot.png, width, height));
   assert.ok(ratio <= 0.02, `${(ratio * 100).toFixed(2)}% of pixels differ`);
 });
+
+test('hostile names, links, card and poll text in the HTML output run nothing and load nothing', async () => {
+  const evil = '"><script>alert(1)</script><img src=x onerror=alert(2)>';
+  const text = `look ${'"><img src=x onerror=alert(3)>'} now`;
+  const display = '"><img src=x onerror=alert(3)>';
+  const start = Array.from('look ').length;
+  const post = {
+    ...loadPost(SAMPLES_DIR, '1900000000000000010'),
+    author: { name: evil, handle: 'x" onmouseover="alert(7)', verification: 'blue' as const, avatarShape: 'circle' as const, avatarUrl: 'javascript:alert(6)' },
+    text,
+    entities: [{ type: 'url' as const, start, end: start + Array.from(display).length, url: 'javascript:alert(4)', display }],
+    card: { url: 'javascript:alert(8)', title: '<iframe src="javascript:alert(5)"></iframe>', domain: '<svg onload=alert(9)>', large: false },
+  };
+  post.poll = { choices: [{ label: '<svg/onload=alert(10)>', votes: 3 }, { label: "'-alert(11)-'", votes: 1 }] };
+  const html = (await renderCard(post, new Map(), { format: 'html', theme: 'dark' })).bytes.toString();
+  assert.doesNotMatch(html, /(href|src|action)\s*=\s*["']?\s*javascript:/i, 'no javascript: URL in any attribute');
+  assert.doesNotMatch(html, /<(script|iframe|svg|a)[\s>\/]/i, 'no active element from post text');
+  const shot = await screenshotHtml(html);
+  assert.deepEqual(shot.dialogs, []);
+  assert.deepEqual(shot.requests, []);
+  for (const literal of [evil, display, '<iframe src="javascript:alert(5)"></iframe>', '<svg/onload=alert(10)>']) {
+    assert.ok(shot.text.includes(literal), `shown literally: ${literal}`);
+  }
+});

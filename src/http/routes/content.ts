@@ -5,7 +5,7 @@ import type { PostOutcome } from '../../sources/interface.ts';
 import { parsePostId } from '../../sources/post-id.ts';
 import { runMetered, type Meter } from '../metered.ts';
 import { requirePost, requirePostId } from '../post-lookup.ts';
-import { ProblemError, type ProblemCode } from '../problem.ts';
+import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
 
 const OPTION_NAMES = ['includeStats', 'includeMedia', 'includeQuoted'] as const;
@@ -120,7 +120,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
         const distinct = [...new Set(parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.id] : [])))];
         const outcomes = distinct.length ? await fetchCharged(c, meter, distinct) : new Map();
         return parsed.map(({ raw, parsed: p }): BulkItem => {
-          if (!p.ok) return { tweetId: raw, success: false, error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}.` } };
+          if (!p.ok) return { tweetId: maskKeys(raw), success: false, error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}.` } };
           const o = outcomes.get(p.id)!;
           if (o === 'quota_exceeded') {
             return { tweetId: raw, success: false, error: { code: 'quota_exceeded', message: 'No credits left for this id.' } };
