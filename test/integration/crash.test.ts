@@ -33,7 +33,9 @@ test('kill -9 under load: after restart the ledger and usage agree and nothing i
   const env = { POSTSHOT_DATA_DIR: dir, ...upstream.env, POSTSHOT_RATE_LIMITS: 'business=1000000' };
   const store = await openAccountStore(loadConfig(env));
   const created = await createAccountWithKey(store, { email: 'crash@example.com', plan: 'business' }, Date.now());
+  const small = await createAccountWithKey(store, { email: 'mail@example.com', plan: 'free' }, Date.now());
   await store.close();
+  assert.ok(small.ok);
   assert.ok(created.ok);
   const { apiKey, account } = created.ok ? { apiKey: created.value.apiKey, account: created.value.account } : ({} as never);
   const port = await freePort();
@@ -44,6 +46,10 @@ test('kill -9 under load: after restart the ledger and usage agree and nothing i
   // Before the crash: a hosted image and a crossed 50 % threshold would be lost by a careless store.
   const hosted = await (await fetch(`${base}/api/v1/screenshot/1900000000000000014?returnType=url&format=png`, { headers })).json();
   assert.match(hosted.url, /\/images\/[0-9a-f]{64}\.png$/);
+  for (let i = 0; i < 25; i++) {
+    const r = await fetch(`${base}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': small.ok ? small.value.apiKey : '' } });
+    await r.text();
+  }
 
   // Slow upstream, so that many requests are in flight when the process dies.
   upstream.setFault('1900000000000000013', { delayMs: 400 }, 'fxtwitter');
@@ -59,9 +65,10 @@ test('kill -9 under load: after restart the ledger and usage agree and nothing i
     ),
   );
   await new Promise((r) => setTimeout(r, 200));
+  const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGKILL');
   await Promise.all(inflight);
-  await new Promise((r) => child.once('exit', r));
+  await exited;
 
   child = await start(env, port);
   t.after(() => {
@@ -80,6 +87,8 @@ test('kill -9 under load: after restart the ledger and usage agree and nothing i
     assert.ok(net >= ok + 1, `net ${net} < delivered ${ok + 1}`);
     const committed = ledger.filter((r) => r.kind === 'charge' && r.status === 'committed').length;
     assert.equal(net, committed, 'only completed work stays charged');
+    const outbox = await check.listOutbox(small.ok ? small.value.account.id : '');
+    assert.deepEqual(outbox.map((m) => m.threshold), [50], 'the queued quota e-mail survived the crash');
   } finally {
     await check.close();
   }
