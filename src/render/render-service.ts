@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MediaFetcher } from '../sources/media.ts';
 import type { Post } from '../sources/post.ts';
+import { ByteLru } from '../util/byte-lru.ts';
 import { RenderPool } from './pool.ts';
 import { loadAssets, renderCard, type RenderOptions, type Rendered } from './renderer.ts';
 
@@ -19,8 +20,7 @@ export interface RendererOptions {
  */
 export class Renderer {
   private readonly pool: RenderPool | null;
-  private readonly cache = new Map<string, Rendered>();
-  private cachedBytes = 0;
+  private readonly cache: ByteLru<Rendered>;
   /** Counters for metrics and tests. */
   readonly stats = { rendered: 0, cacheHits: 0 };
 
@@ -29,6 +29,8 @@ export class Renderer {
     private readonly options: RendererOptions,
   ) {
     this.pool = options.workers > 0 ? new RenderPool(options.workers, options.timeoutMs) : null;
+    // One output may take at most a quarter of the budget, so a few huge cards cannot flush it.
+    this.cache = new ByteLru(options.cacheBytes, (r) => (r.bytes.length > options.cacheBytes / 4 ? Number.POSITIVE_INFINITY : r.bytes.length));
   }
 
   private key(post: Post, options: RenderOptions, scale: number): string {
@@ -48,19 +50,8 @@ export class Renderer {
     const out = this.pool ? await this.pool.run(post, assets, job) : await renderCard(post, assets, job);
     this.stats.rendered++;
     // A card drawn with a placeholder is not kept: the image may load next time.
-    if (![...assets.values()].includes(null)) this.remember(key, out);
+    if (![...assets.values()].includes(null)) this.cache.set(key, out);
     return out;
-  }
-
-  private remember(key: string, out: Rendered): void {
-    if (this.options.cacheBytes <= 0 || out.bytes.length > this.options.cacheBytes / 4) return;
-    this.cache.set(key, out);
-    this.cachedBytes += out.bytes.length;
-    for (const [k, v] of this.cache) {
-      if (this.cachedBytes <= this.options.cacheBytes) break;
-      this.cache.delete(k);
-      this.cachedBytes -= v.bytes.length;
-    }
   }
 
   async close(): Promise<void> {

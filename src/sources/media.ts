@@ -20,6 +20,8 @@ import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../clock.ts';
 import { HttpError, httpGet } from '../net/http-client.ts';
+import { MemorySingleFlight } from '../storage/cache/memory.ts';
+import { ByteLru } from '../util/byte-lru.ts';
 
 export const MEDIA_HOSTS = new Set(['pbs.twimg.com', 'video.twimg.com', 'abs.twimg.com']);
 const IMAGE_TYPES = /^image\/(jpeg|jpg|png|webp|gif)\b/i;
@@ -120,26 +122,25 @@ export interface MediaFetcherOptions {
 
 /** Fetches X media with the guard above; caches bytes and (briefly) failures. */
 export class MediaFetcher {
-  private readonly cache = new Map<string, { asset: MediaAsset | null; expires: number }>();
-  private readonly inflight = new Map<string, Promise<MediaAsset | null>>();
-  private cachedBytes = 0;
+  private readonly cache: ByteLru<{ asset: MediaAsset | null; expires: number }>;
+  private readonly inflight = new MemorySingleFlight();
 
-  constructor(private readonly options: MediaFetcherOptions) {}
+  constructor(private readonly options: MediaFetcherOptions) {
+    // A failure counts as one byte, so failures are bounded too.
+    this.cache = new ByteLru(options.cacheBytes ?? 128 * 1024 * 1024, (e) => e.asset?.bytes.length ?? 1);
+  }
 
   /** Null when the URL is refused or the fetch fails: the caller draws a placeholder. */
   async fetch(raw: string): Promise<MediaAsset | null> {
     const cached = this.cache.get(raw);
     if (cached && cached.expires > this.options.clock()) return cached.asset;
-    const running = this.inflight.get(raw);
-    if (running) return running;
-    const p = this.load(raw).finally(() => this.inflight.delete(raw));
-    this.inflight.set(raw, p);
-    return p;
+    return this.inflight.run(`media:${raw}`, () => this.load(raw));
   }
 
   private async load(raw: string): Promise<MediaAsset | null> {
     const asset = await this.fetchFollowing(raw, 0);
-    this.remember(raw, asset);
+    // Failures are retried after a short while; successes live until evicted by size.
+    this.cache.set(raw, { asset, expires: asset ? Number.POSITIVE_INFINITY : this.options.clock() + 30_000 });
     return asset;
   }
 
@@ -171,16 +172,4 @@ export class MediaFetcher {
     }
   }
 
-  private remember(key: string, asset: MediaAsset | null): void {
-    const now = this.options.clock();
-    // Failures are retried after a short while; successes live until evicted by size.
-    this.cache.set(key, { asset, expires: asset ? Number.POSITIVE_INFINITY : now + 30_000 });
-    this.cachedBytes += asset?.bytes.length ?? 0;
-    const budget = this.options.cacheBytes ?? 128 * 1024 * 1024;
-    for (const [k, v] of this.cache) {
-      if (this.cachedBytes <= budget) break;
-      this.cache.delete(k);
-      this.cachedBytes -= v.asset?.bytes.length ?? 0;
-    }
-  }
 }
