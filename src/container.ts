@@ -1,6 +1,7 @@
 // The composition root: the one place that picks a technology for each capability.
 import { pino, type Logger, type DestinationStream } from 'pino';
 import { systemClock, type Clock } from './clock.ts';
+import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { QuotaService } from './quota/quota.ts';
 import type { RateLimiter } from './ratelimit/interface.ts';
@@ -72,10 +73,10 @@ export async function openAccountStore(config: Readonly<Config>): Promise<Accoun
   return openPostgresStore(config.databaseUrl);
 }
 
-async function openRateLimiter(config: Readonly<Config>, clock: Clock): Promise<RateLimiter> {
-  if (!config.redisUrl) return new MemoryRateLimiter(clock);
+async function openRateLimiter(config: Readonly<Config>, clock: Clock, redis: Redis | null): Promise<RateLimiter> {
+  if (!redis) return new MemoryRateLimiter(clock);
   const { RedisRateLimiter } = await import('./ratelimit/redis.ts');
-  return new RedisRateLimiter(config.redisUrl, config.redisPrefix, clock);
+  return new RedisRateLimiter(redis, config.redisPrefix, clock);
 }
 
 function createSources(config: Readonly<Config>): PostSource[] {
@@ -86,12 +87,19 @@ function createSources(config: Readonly<Config>): PostSource[] {
   );
 }
 
-async function openPostCache(config: Readonly<Config>, clock: Clock): Promise<{ cache: PostCache; flight: SingleFlight }> {
-  if (!config.redisUrl) return { cache: new MemoryPostCache(clock), flight: new MemorySingleFlight() };
+async function openPostCache(config: Readonly<Config>, clock: Clock, redis: Redis | null): Promise<{ cache: PostCache; flight: SingleFlight }> {
+  if (!redis) return { cache: new MemoryPostCache(clock), flight: new MemorySingleFlight() };
   const { RedisPostCache, RedisSingleFlight } = await import('./storage/cache/redis.ts');
   // A lock outlives the slowest load: every source timing out, plus a margin.
   const lockMs = config.upstreamTimeoutMs * config.sources.length + 1000;
-  return { cache: new RedisPostCache(config.redisUrl, config.redisPrefix), flight: new RedisSingleFlight(config.redisUrl, config.redisPrefix, lockMs) };
+  return { cache: new RedisPostCache(redis, config.redisPrefix), flight: new RedisSingleFlight(redis, config.redisPrefix, lockMs) };
+}
+
+/** One Redis connection per process, shared by the rate limiter, the post cache and single-flight. */
+async function openRedis(config: Readonly<Config>): Promise<Redis | null> {
+  if (!config.redisUrl) return null;
+  const { createRedis } = await import('./storage/redis-client.ts');
+  return createRedis(config.redisUrl);
 }
 
 async function openImageStore(config: Readonly<Config>): Promise<ImageStore> {
@@ -104,9 +112,10 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const clock = options.clock ?? systemClock;
   const logger = createLogger(config, options.logStream);
   const accounts = await openAccountStore(config);
-  const rateLimiter = await openRateLimiter(config, clock);
+  const redis = await openRedis(config);
+  const rateLimiter = await openRateLimiter(config, clock, redis);
   const quota = new QuotaService(accounts, clock);
-  const { cache, flight } = await openPostCache(config, clock);
+  const { cache, flight } = await openPostCache(config, clock, redis);
   const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs);
   const media = new MediaFetcher({
     mediaUrl: config.mediaUrl,
@@ -130,6 +139,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     () => rateLimiter.close(),
     () => cache.close(),
     () => flight.close(),
+    async () => redis?.disconnect(),
     () => accounts.close(),
   ];
   const timers: NodeJS.Timeout[] = [];

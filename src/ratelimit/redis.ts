@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.ts';
-import { createRedis, redisCall } from '../storage/redis-client.ts';
+import { redisCall } from '../storage/redis-client.ts';
 import type { RateDecision, RateLimiter } from './interface.ts';
 
 // The GCRA of gcra.ts, run atomically in Redis so every instance shares one budget per key.
@@ -27,15 +27,13 @@ end
 return {1, math.floor((window - (stored - now)) / interval), stored - now, 0}
 `;
 
+/** Uses the container's shared Redis client; the container closes it. */
 export class RedisRateLimiter implements RateLimiter {
-  private readonly redis: Redis;
-
   constructor(
-    url: string,
+    private readonly redis: Redis,
     private readonly prefix: string,
     private readonly clock: Clock,
   ) {
-    this.redis = createRedis(url);
     this.redis.defineCommand('postshotGcra', { numberOfKeys: 1, lua: SCRIPT });
   }
 
@@ -66,11 +64,5 @@ export class RedisRateLimiter implements RateLimiter {
     return this.step(key, limit, windowMs, false);
   }
 
-  async ping(): Promise<void> {
-    await redisCall(() => this.redis.ping());
-  }
-
-  async close(): Promise<void> {
-    this.redis.disconnect();
-  }
+  async close(): Promise<void> {}
 }

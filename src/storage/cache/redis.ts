@@ -1,17 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createRedis, redisCall } from '../redis-client.ts';
+import { redisCall } from '../redis-client.ts';
 import type { CachedPost, PostCache, SingleFlight } from './interface.ts';
+import { MemorySingleFlight } from './memory.ts';
 
+/** Uses the container's shared Redis client; the container closes it. */
 export class RedisPostCache implements PostCache {
-  private readonly redis: Redis;
-
   constructor(
-    url: string,
+    private readonly redis: Redis,
     private readonly prefix: string,
-  ) {
-    this.redis = createRedis(url);
-  }
+  ) {}
 
   async get(id: string): Promise<CachedPost | null> {
     const raw = await redisCall(() => this.redis.get(`${this.prefix}post:${id}`));
@@ -27,9 +25,7 @@ export class RedisPostCache implements PostCache {
     await redisCall(() => this.redis.ping());
   }
 
-  async close(): Promise<void> {
-    this.redis.disconnect();
-  }
+  async close(): Promise<void> {}
 }
 
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
@@ -40,23 +36,16 @@ const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call
  * one instance, concurrent callers share one promise first.
  */
 export class RedisSingleFlight implements SingleFlight {
-  private readonly redis: Redis;
-  private readonly local = new Map<string, Promise<unknown>>();
+  private readonly local = new MemorySingleFlight();
 
   constructor(
-    url: string,
+    private readonly redis: Redis,
     private readonly prefix: string,
     private readonly lockMs: number,
-  ) {
-    this.redis = createRedis(url);
-  }
+  ) {}
 
   run<T>(key: string, load: () => Promise<T>, waitForOther: () => Promise<T | null>): Promise<T> {
-    const existing = this.local.get(key);
-    if (existing) return existing as Promise<T>;
-    const p = this.lead(key, load, waitForOther).finally(() => this.local.delete(key));
-    this.local.set(key, p);
-    return p;
+    return this.local.run(key, () => this.lead(key, load, waitForOther));
   }
 
   private async lead<T>(key: string, load: () => Promise<T>, waitForOther: () => Promise<T | null>): Promise<T> {
@@ -84,7 +73,5 @@ export class RedisSingleFlight implements SingleFlight {
     }
   }
 
-  async close(): Promise<void> {
-    this.redis.disconnect();
-  }
+  async close(): Promise<void> {}
 }
