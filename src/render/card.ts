@@ -1,7 +1,7 @@
 // Post → card tree, after X's own post embed. Pure: images arrive as data URIs in `assets`.
 import type { Counts, LinkCard, Media, Poll, Post } from '../sources/post.ts';
 import { badgeIcon, cornerCutter, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
-import { renderText, isRtl } from './text.ts';
+import { renderText } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
 
@@ -174,7 +174,7 @@ function mediaGrid(ctx: CardContext, media: Media[], outer: number, radius: numb
 function nameLine(ctx: CardContext, post: Post, size: number, badge: number): El {
   const v = post.author.verification;
   return box(
-    { alignItems: 'center', flexDirection: isRtl(post.author.name) ? 'row' : 'row' },
+    { alignItems: 'center' },
     box({ fontWeight: 700, fontSize: size, color: ctx.theme.text, lineHeight: `${size + 5}px` }, post.author.name),
     v !== 'none' ? img(badgeIcon(v), badge, badge, { marginLeft: 2 }) : null,
   );

@@ -106,9 +106,3 @@ export function renderText(post: Pick<Post, 'text' | 'entities'>, s: TextStyle):
     ),
   );
 }
-
-/** A single line of plain text that may be right to left (names, poll labels, card titles). */
-export function isRtl(text: string): boolean {
-  const { paragraphs } = bidi.getEmbeddingLevels(text, 'auto');
-  return (paragraphs[0]?.level ?? 0) % 2 === 1;
-}

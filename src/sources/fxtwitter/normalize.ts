@@ -48,9 +48,11 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
         case 'media':
           entities.push({ type: 'media', start, end });
           break;
-        case 'mention':
-          entities.push({ type: 'mention', start, end, handle: (f.original ?? f.replacement ?? '').replace(/^@/, '') });
+        case 'mention': {
+          const handle = (f.original ?? f.replacement ?? '').replace(/^@/, '');
+          if (handle) entities.push({ type: 'mention', start, end, handle });
           break;
+        }
         case 'hashtag':
           entities.push({ type: 'hashtag', start, end, tag: (f.original ?? '').replace(/^#/, '') });
           break;
@@ -65,7 +67,7 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
     for (const d of detectEntities(raw.text)) {
       if (d.type !== 'url' && !covered(d.start, d.end)) entities.push(d);
     }
-    return buildVisibleText(raw.text, raw.display_text_range, entities.filter((e) => e.type === 'media' || ('handle' in e ? e.handle : true)), false);
+    return buildVisibleText(raw.text, raw.display_text_range, entities, false);
   }
   const text = (t.text ?? '').replace(/\s+$/u, '');
   return buildVisibleText(text, undefined, detectEntities(text), false);
