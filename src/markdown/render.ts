@@ -40,8 +40,11 @@ function escapeUrl(url: string): string {
   return url.replace(/[\s()<>\\]/g, (c) => encodeURIComponent(c));
 }
 
+// One formatter: Number#toLocaleString builds a new one per call.
+const countFormat = new Intl.NumberFormat('en-US');
+
 function formatCount(n: number): string {
-  return n.toLocaleString('en-US');
+  return countFormat.format(n);
 }
 
 export function formatUtc(iso: string): string {

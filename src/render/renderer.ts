@@ -107,7 +107,7 @@ const rasterCache = new Map<string, string>();
  * few hundred bytes decodes in microseconds. Only the PNG pipeline does this: SVG output keeps
  * vector images.
  */
-function rasterizeSvgImages(svg: string, scale: number): string {
+export function rasterizeSvgImages(svg: string, scale: number): string {
   return svg.replace(
     /(<image [^>]*?width="([\d.]+)" height="([\d.]+)" href=")data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/g,
     (whole, head: string, w: string, h: string, data: string) => {

@@ -134,11 +134,23 @@ function migrate(db: Database.Database): void {
   });
 }
 
+interface PendingWrite {
+  run: () => unknown;
+  resolve: (v: never) => void;
+  reject: (e: unknown) => void;
+}
+
 export class SqliteAccountStore implements AccountStore {
   readonly kind = 'sqlite' as const;
   private readonly stmt;
+  private readonly flushBatch: Database.Transaction<(ops: PendingWrite[]) => void>;
+  private readonly savepoint: Database.Transaction<(run: () => unknown) => unknown>;
 
   constructor(private readonly db: Database.Database) {
+    this.flushBatch = db.transaction((ops: PendingWrite[]) => this.runBatch(ops));
+    // Nested inside the batch, better-sqlite3 runs this as a savepoint: a call that throws
+    // rolls back only its own writes.
+    this.savepoint = db.transaction((run: () => unknown) => run());
     this.stmt = {
       insertAccount: db.prepare('INSERT INTO accounts (id, email, plan, anchor, created_at) VALUES (?, ?, ?, ?, ?)'),
       getAccount: db.prepare('SELECT * FROM accounts WHERE id = ?'),
@@ -246,63 +258,93 @@ export class SqliteAccountStore implements AccountStore {
     return row?.used ?? 0;
   }
 
-  private readonly reserveTx = (req: ReserveRequest): ReserveResult =>
-    this.db
-      .transaction((): ReserveResult => {
-        this.stmt.ensureCounter.run(req.accountId, req.periodStart);
-        const { used } = this.stmt.getCounter.get(req.accountId, req.periodStart) as { used: number };
-        const available = Math.max(0, req.limit - used);
-        const granted = req.partial ? Math.min(available, req.amount) : available >= req.amount ? req.amount : 0;
-        if (granted <= 0) return { ok: false, used };
-        const id = generateId('chg');
-        this.stmt.addUsed.run(granted, req.accountId, req.periodStart);
-        this.stmt.insertCharge.run(
-          id, req.accountId, req.periodStart, granted, req.limit, req.requestId, req.endpoint, req.now,
-        );
-        return { ok: true, reservationId: id, granted, used: used + granted };
-      })
-      .immediate();
+  // Group commit: every charge, commit and refund issued while the event loop handles one batch of
+  // I/O is written in one IMMEDIATE transaction, each in its own savepoint and in call order. Under
+  // load this turns two WAL commits per request into one per batch: Markdown throughput was bound
+  // by these commits. Each call still resolves only after its batch is committed, so callers see
+  // no difference.
+  private queue: PendingWrite[] = [];
 
-  async reserve(req: ReserveRequest): Promise<ReserveResult> {
-    return this.reserveTx(req);
+  private runBatch(ops: PendingWrite[]): void {
+    for (const op of ops) {
+      try {
+        op.resolve(this.savepoint(op.run) as never);
+      } catch (err) {
+        op.reject(err);
+      }
+    }
   }
 
-  async commit(reservationId: string, now: number): Promise<void> {
-    this.db
-      .transaction(() => {
-        const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
-        if (!c || c.status !== 'pending') return;
-        const net = c.amount - c.refunded;
-        this.stmt.setChargeState.run(net > 0 ? 'committed' : 'refunded', c.refunded, c.id);
-        if (net <= 0) return;
-        this.stmt.addCommitted.run(net, c.account_id, c.period_start);
-        const { committed } = this.stmt.getCounter.get(c.account_id, c.period_start) as { committed: number };
-        for (const threshold of thresholdsCrossed(committed - net, committed, c.quota_limit)) {
-          this.stmt.insertOutbox.run(
-            generateId('msg'), c.account_id, c.period_start, threshold, committed, c.quota_limit, now, now,
-          );
-        }
-      })
-      .immediate();
+  private write<T>(run: () => T): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      if (this.queue.length === 0) setImmediate(() => this.flush());
+      this.queue.push({ run, resolve: resolve as (v: never) => void, reject });
+    });
   }
 
-  async refund(reservationId: string, amount: number | null, now: number): Promise<number> {
-    return this.db
-      .transaction((): number => {
-        const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
-        if (!c || c.status !== 'pending') return 0;
-        const left = c.amount - c.refunded;
-        const give = amount === null ? left : Math.min(left, amount);
-        if (give <= 0) return 0;
-        this.stmt.insertRefund.run(
-          generateId('rfd'), c.account_id, c.period_start, give, c.request_id, c.endpoint, c.id, now,
-        );
-        this.stmt.addUsed.run(-give, c.account_id, c.period_start);
-        const refunded = c.refunded + give;
-        this.stmt.setChargeState.run(refunded === c.amount ? 'refunded' : 'pending', refunded, c.id);
-        return give;
-      })
-      .immediate();
+  private flush(): void {
+    const ops = this.queue;
+    this.queue = [];
+    if (ops.length === 0 || !this.db.open) {
+      for (const op of ops) op.reject(new Error('account store is closed'));
+      return;
+    }
+    try {
+      this.flushBatch.immediate(ops);
+    } catch (err) {
+      // The batch itself failed (busy database, disk full): nothing in it was written.
+      for (const op of ops) op.reject(err);
+    }
+  }
+
+  private reserveNow(req: ReserveRequest): ReserveResult {
+    this.stmt.ensureCounter.run(req.accountId, req.periodStart);
+    const { used } = this.stmt.getCounter.get(req.accountId, req.periodStart) as { used: number };
+    const available = Math.max(0, req.limit - used);
+    const granted = req.partial ? Math.min(available, req.amount) : available >= req.amount ? req.amount : 0;
+    if (granted <= 0) return { ok: false, used };
+    const id = generateId('chg');
+    this.stmt.addUsed.run(granted, req.accountId, req.periodStart);
+    this.stmt.insertCharge.run(id, req.accountId, req.periodStart, granted, req.limit, req.requestId, req.endpoint, req.now);
+    return { ok: true, reservationId: id, granted, used: used + granted };
+  }
+
+  private commitNow(reservationId: string, now: number): void {
+    const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
+    if (!c || c.status !== 'pending') return;
+    const net = c.amount - c.refunded;
+    this.stmt.setChargeState.run(net > 0 ? 'committed' : 'refunded', c.refunded, c.id);
+    if (net <= 0) return;
+    this.stmt.addCommitted.run(net, c.account_id, c.period_start);
+    const { committed } = this.stmt.getCounter.get(c.account_id, c.period_start) as { committed: number };
+    for (const threshold of thresholdsCrossed(committed - net, committed, c.quota_limit)) {
+      this.stmt.insertOutbox.run(generateId('msg'), c.account_id, c.period_start, threshold, committed, c.quota_limit, now, now);
+    }
+  }
+
+  private refundNow(reservationId: string, amount: number | null, now: number): number {
+    const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
+    if (!c || c.status !== 'pending') return 0;
+    const left = c.amount - c.refunded;
+    const give = amount === null ? left : Math.min(left, amount);
+    if (give <= 0) return 0;
+    this.stmt.insertRefund.run(generateId('rfd'), c.account_id, c.period_start, give, c.request_id, c.endpoint, c.id, now);
+    this.stmt.addUsed.run(-give, c.account_id, c.period_start);
+    const refunded = c.refunded + give;
+    this.stmt.setChargeState.run(refunded === c.amount ? 'refunded' : 'pending', refunded, c.id);
+    return give;
+  }
+
+  reserve(req: ReserveRequest): Promise<ReserveResult> {
+    return this.write(() => this.reserveNow(req));
+  }
+
+  commit(reservationId: string, now: number): Promise<void> {
+    return this.write(() => this.commitNow(reservationId, now));
+  }
+
+  refund(reservationId: string, amount: number | null, now: number): Promise<number> {
+    return this.write(() => this.refundNow(reservationId, amount, now));
   }
 
   async refundAbandoned(olderThan: number, now: number): Promise<number> {
@@ -368,6 +410,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   async close(): Promise<void> {
+    this.flush();
     if (this.db.open) this.db.close();
   }
 }
