@@ -24,6 +24,7 @@ import { FileMailer } from './notify/file.ts';
 import type { Mailer } from './notify/interface.ts';
 import { OutboxSender } from './notify/sender.ts';
 import { SmtpMailer } from './notify/smtp.ts';
+import { InFlight } from './util/in-flight.ts';
 
 export interface Container {
   config: Readonly<Config>;
@@ -38,9 +39,12 @@ export interface Container {
   images: ImageStore;
   mailer: Mailer;
   outbox: OutboxSender;
+  /** Metered work in progress; close() waits for it. */
+  inFlight: InFlight;
   checkReadiness(): Promise<Record<string, 'ok' | 'down'>>;
   /** Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it. */
   start(): Promise<void>;
+  /** Waits for in-flight metered work, then closes everything. */
   close(): Promise<void>;
 }
 
@@ -132,6 +136,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FileMailer(path.join(config.dataDir, 'mail'));
   const outbox = new OutboxSender(accounts, mailer, clock, logger, config.mailFrom);
 
+  const inFlight = new InFlight();
   const closers: Array<() => Promise<void>> = [
     () => renderer.close(),
     () => outbox.stop(),
@@ -162,6 +167,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     images,
     mailer,
     outbox,
+    inFlight,
     async checkReadiness() {
       const checks: Record<string, 'ok' | 'down'> = {};
       checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);
@@ -182,6 +188,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     },
     async close() {
       for (const t of timers) clearInterval(t);
+      await inFlight.drain();
       for (const close of closers) await close().catch(() => {});
     },
   };

@@ -161,6 +161,16 @@ export async function runMetered<T>(
   },
 ): Promise<T> {
   const caller = await authorize(c, request, reply, options.style);
+  return c.inFlight.track(runInMeter(c, request, reply, caller, options));
+}
+
+async function runInMeter<T>(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  options: { endpoint: string; cost: number; validate?: (caller: Caller) => void; work: (meter: Meter) => Promise<T> },
+): Promise<T> {
   const meter = new Meter(c, caller, request.id, options.endpoint);
   try {
     options.validate?.(caller);

@@ -1,11 +1,14 @@
-// Post → card tree, after X's own post embed. Pure: images arrive as data URIs in `assets`.
+// Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
 import type { Counts, LinkCard, Media, Poll, Post } from '../sources/post.ts';
 import { badgeIcon, cornerCutter, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
+import { dataUri, type Assets } from './assets.ts';
+import { LIFT_MARKER, type LiftedPhoto, type Radii } from './photo-layer.ts';
 import { renderText } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
 
 export const CARD_WIDTH = 550;
+export const CARD_RADIUS = 16;
 const PAD = 16;
 const BORDER = 1;
 export const INNER = CARD_WIDTH - 2 * PAD - 2 * BORDER;
@@ -15,18 +18,18 @@ export const QUOTE_INNER = INNER - 2 * QUOTE_PAD - 2 * BORDER;
 const gridInner = (outer: number) => outer - 2 * BORDER;
 const GRID_GAP = 2;
 
-/** Image data by source URL (already fetched); null or missing draws a placeholder. */
-export type Assets = ReadonlyMap<string, string | null>;
 
 export interface CardContext {
   theme: Theme;
   assets: Assets;
   fontFamily: string;
+  /** PNG only: photos with nothing drawn over them are drawn after resvg and collected here. */
+  lifted?: LiftedPhoto[];
 }
 
 function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Record<string, string | number> = {}): El {
   const data = url ? ctx.assets.get(url) : null;
-  return img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary), w, h, { objectFit: 'cover', ...style });
+  return img(data ? dataUri(data) : placeholderImage(ctx.theme.placeholder, ctx.theme.secondary), w, h, { objectFit: 'cover', ...style });
 }
 
 /**
@@ -94,35 +97,37 @@ function mediaOverlay(ctx: CardContext, m: Media, w: number, h: number): El | nu
 
 // No overflow clipping anywhere: satori turns each clipped box into an SVG mask, which resvg
 // rasterizes at full size. Images are prepared at exactly their box size and only the images
-// on the grid's corners get rounded corners.
-function tile(ctx: CardContext, m: Media, w: number, h: number, corners: Record<string, number>): El {
-  return box(
-    { position: 'relative', width: w, height: h },
-    image(ctx, mediaSource(m), w, h),
-    mediaOverlay(ctx, m, w, h),
-    ...cutters(ctx, w, h, corners),
-  );
+// on the grid's corners get rounded corners: drawn by the PNG pipeline itself when the image can
+// be lifted out of the SVG, by background-coloured cutters over it otherwise.
+function cornered(ctx: CardContext, url: string | undefined, w: number, h: number, radii: Radii, overlay: El | null = null): El {
+  const data = url ? ctx.assets.get(url) : null;
+  if (ctx.lifted && data && !overlay) {
+    ctx.lifted.push({ image: data, radii });
+    return box({ position: 'relative', width: w, height: h }, img(LIFT_MARKER, w, h, { objectFit: 'fill' }));
+  }
+  return box({ position: 'relative', width: w, height: h }, image(ctx, url, w, h), overlay, ...cutters(ctx, w, h, radii));
 }
 
-const CORNER_KEYS = { borderTopLeftRadius: 'tl', borderTopRightRadius: 'tr', borderBottomLeftRadius: 'bl', borderBottomRightRadius: 'br' } as const;
+function tile(ctx: CardContext, m: Media, w: number, h: number, radii: Radii): El {
+  return cornered(ctx, mediaSource(m), w, h, radii, mediaOverlay(ctx, m, w, h));
+}
 
-function cutters(ctx: CardContext, w: number, h: number, corners: Record<string, number>): El[] {
-  return Object.entries(corners).map(([k, r]) => {
-    const c = CORNER_KEYS[k as keyof typeof CORNER_KEYS];
-    return img(cornerCutter(ctx.theme.background, r, c), r, r, {
+function cutters(ctx: CardContext, w: number, h: number, radii: Radii): El[] {
+  return (Object.entries(radii) as Array<[keyof Radii, number]>).map(([c, r]) =>
+    img(cornerCutter(ctx.theme.background, r, c), r, r, {
       position: 'absolute',
       left: c === 'tl' || c === 'bl' ? 0 : w - r,
       top: c === 'tl' || c === 'tr' ? 0 : h - r,
-    });
-  });
+    }),
+  );
 }
 
-function cornersOf(x: number, y: number, w: number, h: number, total: { w: number; h: number }, r: number): Record<string, number> {
-  const c: Record<string, number> = {};
-  if (x === 0 && y === 0) c.borderTopLeftRadius = r;
-  if (x + w === total.w && y === 0) c.borderTopRightRadius = r;
-  if (x === 0 && y + h === total.h) c.borderBottomLeftRadius = r;
-  if (x + w === total.w && y + h === total.h) c.borderBottomRightRadius = r;
+function cornersOf(x: number, y: number, w: number, h: number, total: { w: number; h: number }, r: number): Radii {
+  const c: Radii = {};
+  if (x === 0 && y === 0) c.tl = r;
+  if (x + w === total.w && y === 0) c.tr = r;
+  if (x === 0 && y + h === total.h) c.bl = r;
+  if (x + w === total.w && y + h === total.h) c.br = r;
   return c;
 }
 
@@ -242,13 +247,7 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
       { width: INNER, marginTop: 12 },
       16,
       { flexDirection: 'column' },
-      showImage
-        ? box(
-            { position: 'relative', width: gridInner(INNER), height: h },
-            image(ctx, card.image!.url, gridInner(INNER), h),
-            ...cutters(ctx, gridInner(INNER), h, { borderTopLeftRadius: 15, borderTopRightRadius: 15 }),
-          )
-        : null,
+      showImage ? cornered(ctx, card.image!.url, gridInner(INNER), h, { tl: 15, tr: 15 }) : null,
       lines,
     );
   }
@@ -258,7 +257,7 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
     16,
     {},
     showImage
-      ? box({ position: 'relative', width: 130, height: 130 }, image(ctx, card.image!.url, 130, 130), ...cutters(ctx, 130, 130, { borderTopLeftRadius: 15, borderBottomLeftRadius: 15 }))
+      ? cornered(ctx, card.image!.url, 130, 130, { tl: 15, bl: 15 })
       : null,
     lines,
   );
@@ -353,7 +352,7 @@ export function buildCard(post: Post, ctx: CardContext): El {
       // Explicit everywhere: "normal" line height differs between satori and browsers.
       lineHeight: 1.35,
     },
-    16,
+    CARD_RADIUS,
     { flexDirection: 'column', padding: PAD },
     header(ctx, post),
     post.replyTo ? replyLine(ctx, post.replyTo.handle) : null,

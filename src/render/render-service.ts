@@ -3,7 +3,8 @@ import type { MediaFetcher } from '../sources/media.ts';
 import type { Post } from '../sources/post.ts';
 import { ByteLru } from '../util/byte-lru.ts';
 import { RenderPool } from './pool.ts';
-import { loadAssets, renderCard, type RenderOptions, type Rendered } from './renderer.ts';
+import { loadAssets } from './load-assets.ts';
+import type { RenderOptions, Rendered } from './renderer.ts';
 
 export interface RendererOptions {
   timeoutMs: number;
@@ -47,7 +48,9 @@ export class Renderer {
     }
     const assets = await loadAssets(post, this.media, scale);
     const job = { ...options, scale };
-    const out = this.pool ? await this.pool.run(post, assets, job) : await renderCard(post, assets, job);
+    // Without workers (CLI) the renderer loads here; with them, satori and resvg stay out of the
+    // main thread altogether.
+    const out = this.pool ? await this.pool.run(post, assets, job) : await (await import('./renderer.ts')).renderCard(post, assets, job);
     this.stats.rendered++;
     // A card drawn with a placeholder is not kept: the image may load next time.
     if (![...assets.values()].includes(null)) this.cache.set(key, out);

@@ -1,11 +1,12 @@
 import { parentPort } from 'node:worker_threads';
 import type { Post } from '../sources/post.ts';
+import type { PreparedImage } from './assets.ts';
 import { renderCard, type RenderOptions } from './renderer.ts';
 
 export interface RenderTask {
   id: number;
   post: Post;
-  assets: Array<[string, string | null]>;
+  assets: Array<[string, PreparedImage | null]>;
   options: RenderOptions;
 }
 

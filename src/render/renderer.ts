@@ -2,12 +2,12 @@ import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import type { Post } from '../sources/post.ts';
-import { sizedMediaUrl, type MediaFetcher } from '../sources/media.ts';
-import { buildCard, cardImages, cardText, CARD_WIDTH, type Assets } from './card.ts';
+import type { Assets } from './assets.ts';
+import { buildCard, cardText, CARD_RADIUS, CARD_WIDTH } from './card.ts';
 import { emojiDataUri } from './emoji.ts';
 import { readFontData, selectFonts, type FontSelection } from './fonts.ts';
-import { ImagePrep } from './image-prep.ts';
 import { encodePng } from './png.ts';
+import { drawPhotos, takeMarkers, type LiftedPhoto } from './photo-layer.ts';
 import { renderHtmlDocument } from './html.ts';
 import { THEMES, type ThemeName } from './theme.ts';
 import type { El } from './tree.ts';
@@ -32,39 +32,18 @@ export const CONTENT_TYPES: Record<RenderFormat, string> = {
   html: 'text/html; charset=utf-8',
 };
 
-const sharedPrep = new ImagePrep();
-
-/**
- * Fetches every image the card draws, at the size it is drawn (device pixels), as data URIs
- * (null: placeholder). An image drawn twice is prepared once, for the larger box.
- */
-export async function loadAssets(post: Post, media: MediaFetcher, scale: number, prep: ImagePrep = sharedPrep): Promise<Assets> {
-  const boxes = new Map<string, { width: number; height: number }>();
-  for (const { url, width, height } of cardImages(post)) {
-    const b = boxes.get(url);
-    boxes.set(url, { width: Math.max(width, b?.width ?? 0), height: Math.max(height, b?.height ?? 0) });
-  }
-  const assets = new Map<string, string | null>();
-  await Promise.all(
-    [...boxes].map(async ([url, box]) => {
-      const w = Math.ceil(box.width * scale);
-      const h = Math.ceil(box.height * scale);
-      const asset = await media.fetch(sizedMediaUrl(url, w));
-      assets.set(url, asset ? await prep.prepare(asset.bytes, w, h) : null);
-    }),
-  );
-  return assets;
-}
-
 export interface CardTree {
   tree: El;
   fonts: FontSelection;
 }
 
-/** The one card tree every format is made from. */
-export function buildCardTree(post: Post, theme: ThemeName, assets: Assets): CardTree {
+/**
+ * The one card tree every format is made from. With `lifted`, photos that nothing is drawn over
+ * are left for the PNG pipeline to draw (photo-layer.ts) and collected there.
+ */
+export function buildCardTree(post: Post, theme: ThemeName, assets: Assets, lifted?: LiftedPhoto[]): CardTree {
   const fonts = selectFonts(cardText(post), post.lang);
-  const tree = buildCard(post, { theme: THEMES[theme], assets, fontFamily: fonts.families.map((f) => `"${f}"`).join(', ') });
+  const tree = buildCard(post, { theme: THEMES[theme], assets, lifted, fontFamily: fonts.families.map((f) => `"${f}"`).join(', ') });
   return { tree, fonts };
 }
 
@@ -109,11 +88,12 @@ const rasterCache = new Map<string, string>();
  */
 export function rasterizeSvgImages(svg: string, scale: number): string {
   return svg.replace(
-    /(<image [^>]*?width="([\d.]+)" height="([\d.]+)" href=")data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"/g,
-    (whole, head: string, w: string, h: string, data: string) => {
-      const width = Math.round(Number(w) * scale);
-      const height = Math.round(Number(h) * scale);
-      if (width > 256 || height > 256 || width < 1 || height < 1) return whole;
+    /<image\b[^>]*? href="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"[^>]*>/g,
+    (whole, data: string) => {
+      // satori writes width and height before or after href depending on the element.
+      const width = Math.round(Number(/ width="([\d.]+)"/.exec(whole)?.[1]) * scale);
+      const height = Math.round(Number(/ height="([\d.]+)"/.exec(whole)?.[1]) * scale);
+      if (!(width >= 1 && height >= 1 && width <= 256 && height <= 256)) return whole;
       const key = `${width}x${height}:${createHash('sha1').update(data).digest('base64')}`;
       let png = rasterCache.get(key);
       if (!png) {
@@ -122,25 +102,30 @@ export function rasterizeSvgImages(svg: string, scale: number): string {
         if (rasterCache.size > 5000) rasterCache.clear();
         rasterCache.set(key, png);
       }
-      return `${head}${png}"`;
+      return whole.replace(`data:image/svg+xml;base64,${data}`, png);
     },
   );
 }
 
-export async function svgToPng(svg: string, scale: number): Promise<Buffer> {
-  const resvg = new Resvg(rasterizeSvgImages(svg, scale), { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: false } });
+export async function svgToPng(svg: string, scale: number, lifted: LiftedPhoto[] = []): Promise<Buffer> {
+  const { svg: rest, boxes } = takeMarkers(svg);
+  const resvg = new Resvg(rasterizeSvgImages(rest, scale), { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: false } });
   const image = resvg.render();
-  return encodePng(image.pixels, image.width, image.height);
+  const pixels = image.pixels;
+  await drawPhotos(pixels, image.width, image.height, lifted, boxes, scale);
+  // The card is an opaque rounded rectangle: only its outer corners and edges are translucent.
+  return encodePng(pixels, image.width, image.height, (CARD_RADIUS + 1) * scale);
 }
 
 /** Renders a post in one format. Pure given the assets: no network here. */
 export async function renderCard(post: Post, assets: Assets, options: RenderOptions): Promise<Rendered> {
-  const card = buildCardTree(post, options.theme, assets);
+  const lifted: LiftedPhoto[] | undefined = options.format === 'png' ? [] : undefined;
+  const card = buildCardTree(post, options.theme, assets, lifted);
   if (options.format === 'html') {
     const html = renderHtmlDocument(card.tree, card.fonts.faces, `Post by @${post.author.handle}`);
     return { bytes: Buffer.from(html), contentType: CONTENT_TYPES.html };
   }
   const svg = await treeToSvg(card);
   if (options.format === 'svg') return { bytes: Buffer.from(svg), contentType: CONTENT_TYPES.svg };
-  return { bytes: await svgToPng(svg, options.scale ?? 2), contentType: CONTENT_TYPES.png };
+  return { bytes: await svgToPng(svg, options.scale ?? 2, lifted), contentType: CONTENT_TYPES.png };
 }

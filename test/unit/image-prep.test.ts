@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
 import { test } from 'node:test';
+import sharp from 'sharp';
 import { ImagePrep } from '../../src/render/image-prep.ts';
 import { gradientPng } from '../../src/util/png-encode.ts';
 
@@ -36,7 +37,9 @@ function bombPng(): Buffer {
 test('images are resized to the drawn box; a pixel bomb or garbage is refused (placeholder)', async () => {
   const prep = new ImagePrep();
   const ok = await prep.prepare(gradientPng(300, 200, [10, 20, 30], [200, 100, 50]), 120, 80);
-  assert.match(ok ?? '', /^data:image\/jpeg;base64,/);
+  assert.equal(ok?.mime, 'image/jpeg');
+  const meta = await sharp(Buffer.from(ok!.bytes)).metadata();
+  assert.deepEqual([meta.format, meta.width, meta.height], ['jpeg', 120, 80]);
   const bomb = bombPng();
   assert.ok(bomb.length < 200_000, `bomb is ${bomb.length} bytes`);
   assert.equal(await prep.prepare(bomb, 100, 100), null);

@@ -1,0 +1,29 @@
+import type { Post } from '../sources/post.ts';
+import { sizedMediaUrl, type MediaFetcher } from '../sources/media.ts';
+import type { Assets, PreparedImage } from './assets.ts';
+import { cardImages } from './card.ts';
+import { ImagePrep } from './image-prep.ts';
+
+const sharedPrep = new ImagePrep();
+
+/**
+ * Fetches every image the card draws and prepares it at the size it is drawn (device pixels;
+ * null: placeholder). An image drawn twice is prepared once, for the larger box.
+ */
+export async function loadAssets(post: Post, media: MediaFetcher, scale: number, prep: ImagePrep = sharedPrep): Promise<Assets> {
+  const boxes = new Map<string, { width: number; height: number }>();
+  for (const { url, width, height } of cardImages(post)) {
+    const b = boxes.get(url);
+    boxes.set(url, { width: Math.max(width, b?.width ?? 0), height: Math.max(height, b?.height ?? 0) });
+  }
+  const assets = new Map<string, PreparedImage | null>();
+  await Promise.all(
+    [...boxes].map(async ([url, box]) => {
+      const w = Math.ceil(box.width * scale);
+      const h = Math.ceil(box.height * scale);
+      const asset = await media.fetch(sizedMediaUrl(url, w));
+      assets.set(url, asset ? await prep.prepare(asset.bytes, w, h) : null);
+    }),
+  );
+  return assets;
+}
