@@ -63,3 +63,20 @@ test('closing the store writes what is queued', async (t) => {
   t.after(() => reopened.close());
   assert.equal(await reopened.getUsed(account.id, 0), 1);
 });
+
+test('a batch that cannot be written rejects every call in it and leaves nothing behind', async (t) => {
+  const store = openStore(t);
+  const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
+  const file = (store as unknown as { db: { name: string } }).db.name;
+  // Another writer holds the database past the store's busy timeout.
+  const { default: Database } = await import('better-sqlite3');
+  const other = new Database(file);
+  t.after(() => other.close());
+  other.exec('BEGIN IMMEDIATE');
+  const outcomes = await Promise.allSettled([store.reserve(reserveOne(account.id, 0)), store.reserve(reserveOne(account.id, 1))]);
+  other.exec('ROLLBACK');
+  assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+  assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /busy|locked/i);
+  assert.equal(await store.getUsed(account.id, 0), 0);
+  assert.equal((await store.ledger(account.id)).length, 0);
+});

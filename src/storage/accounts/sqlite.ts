@@ -138,6 +138,8 @@ interface PendingWrite {
   run: () => unknown;
   resolve: (v: never) => void;
   reject: (e: unknown) => void;
+  /** Set inside the batch; reported once the batch has committed. */
+  outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
 }
 
 export class SqliteAccountStore implements AccountStore {
@@ -268,9 +270,9 @@ export class SqliteAccountStore implements AccountStore {
   private runBatch(ops: PendingWrite[]): void {
     for (const op of ops) {
       try {
-        op.resolve(this.savepoint(op.run) as never);
-      } catch (err) {
-        op.reject(err);
+        op.outcome = { ok: true, value: this.savepoint(op.run) };
+      } catch (error) {
+        op.outcome = { ok: false, error };
       }
     }
   }
@@ -294,6 +296,11 @@ export class SqliteAccountStore implements AccountStore {
     } catch (err) {
       // The batch itself failed (busy database, disk full): nothing in it was written.
       for (const op of ops) op.reject(err);
+      return;
+    }
+    for (const op of ops) {
+      if (op.outcome?.ok) op.resolve(op.outcome.value as never);
+      else op.reject(op.outcome?.error);
     }
   }
 
