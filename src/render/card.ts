@@ -108,6 +108,19 @@ function cornered(ctx: CardContext, url: string | undefined, w: number, h: numbe
   return box({ position: 'relative', width: w, height: h }, image(ctx, url, w, h), overlay, ...cutters(ctx, w, h, radii));
 }
 
+/**
+ * A round (or rounded-square) avatar. SVG and HTML clip it with border-radius; the PNG pipeline
+ * lifts it like a photo, since resvg renders each clip path as a canvas-sized mask.
+ */
+function avatar(ctx: CardContext, url: string | undefined, size: number, radius: number): El {
+  const data = url ? ctx.assets.get(url) : null;
+  if (ctx.lifted && data) {
+    ctx.lifted.push({ image: data, radii: { tl: radius, tr: radius, bl: radius, br: radius } });
+    return img(LIFT_MARKER, size, size, { objectFit: 'fill' });
+  }
+  return image(ctx, url, size, size, { borderRadius: radius });
+}
+
 function tile(ctx: CardContext, m: Media, w: number, h: number, radii: Radii): El {
   return cornered(ctx, mediaSource(m), w, h, radii, mediaOverlay(ctx, m, w, h));
 }
@@ -192,7 +205,7 @@ function header(ctx: CardContext, post: Post): El {
   const square = post.author.avatarShape === 'square';
   return box(
     { width: INNER, alignItems: 'center' },
-    image(ctx, post.author.avatarUrl, 48, 48, { borderRadius: square ? 6 : 24 }),
+    avatar(ctx, post.author.avatarUrl, 48, square ? 6 : 24),
     box(
       { flexDirection: 'column', marginLeft: 10, flexGrow: 1, flexShrink: 1 },
       nameLine(ctx, post, 15, 18),
@@ -273,7 +286,7 @@ function quoteCard(ctx: CardContext, q: Post): El {
     { flexDirection: 'column', padding: QUOTE_PAD },
     box(
       { alignItems: 'center', width: QUOTE_INNER },
-      image(ctx, q.author.avatarUrl, 20, 20, { borderRadius: square ? 4 : 10 }),
+      avatar(ctx, q.author.avatarUrl, 20, square ? 4 : 10),
       box({ marginLeft: 6, fontWeight: 700, fontSize: 15, color: ctx.theme.text }, q.author.name),
       v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2 }) : null,
       box({ marginLeft: 4, fontSize: 15, color: ctx.theme.secondary, flexShrink: 1 }, `@${q.author.handle} · ${shortDate(q.createdAt)}`),
