@@ -142,35 +142,26 @@ export class Meter {
   }
 }
 
+export interface MeteredWork<T> {
+  style: AuthStyle;
+  endpoint: string;
+  cost: number;
+  /** Runs after authentication, before any charge: throw a ProblemError to refuse for free. */
+  validate?: (caller: Caller) => void;
+  work: (meter: Meter) => Promise<T>;
+}
+
 /**
  * The route helper every metered endpoint uses: authenticate, rate-limit, validate, then run the
  * work inside a Meter. `cost` credits are reserved before the work (403 quota_exceeded when they
  * are not there), committed when it succeeds and refunded when it throws.
  */
-export async function runMetered<T>(
-  c: Container,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  options: {
-    style: AuthStyle;
-    endpoint: string;
-    cost: number;
-    /** Runs after authentication, before any charge: throw a ProblemError to refuse for free. */
-    validate?: (caller: Caller) => void;
-    work: (meter: Meter) => Promise<T>;
-  },
-): Promise<T> {
+export async function runMetered<T>(c: Container, request: FastifyRequest, reply: FastifyReply, options: MeteredWork<T>): Promise<T> {
   const caller = await authorize(c, request, reply, options.style);
   return c.inFlight.track(runInMeter(c, request, reply, caller, options));
 }
 
-async function runInMeter<T>(
-  c: Container,
-  request: FastifyRequest,
-  reply: FastifyReply,
-  caller: Caller,
-  options: { endpoint: string; cost: number; validate?: (caller: Caller) => void; work: (meter: Meter) => Promise<T> },
-): Promise<T> {
+async function runInMeter<T>(c: Container, request: FastifyRequest, reply: FastifyReply, caller: Caller, options: MeteredWork<T>): Promise<T> {
   const meter = new Meter(c, caller, request.id, options.endpoint);
   try {
     options.validate?.(caller);

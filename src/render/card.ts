@@ -100,12 +100,17 @@ function mediaOverlay(ctx: CardContext, m: Media, w: number, h: number): El | nu
 // on the grid's corners get rounded corners: drawn by the PNG pipeline itself when the image can
 // be lifted out of the SVG, by background-coloured cutters over it otherwise.
 function cornered(ctx: CardContext, url: string | undefined, w: number, h: number, radii: Radii, overlay: El | null = null): El {
-  const data = url ? ctx.assets.get(url) : null;
-  if (ctx.lifted && data && !overlay) {
-    ctx.lifted.push({ image: data, radii });
-    return box({ position: 'relative', width: w, height: h }, img(LIFT_MARKER, w, h, { objectFit: 'fill' }));
-  }
+  const lifted = overlay ? null : lift(ctx, url, w, h, radii);
+  if (lifted) return box({ position: 'relative', width: w, height: h }, lifted);
   return box({ position: 'relative', width: w, height: h }, image(ctx, url, w, h), overlay, ...cutters(ctx, w, h, radii));
+}
+
+/** PNG only: the marker for an image the photo layer draws, or null when it cannot be lifted. */
+function lift(ctx: CardContext, url: string | undefined, w: number, h: number, radii: Radii): El | null {
+  const data = url ? ctx.assets.get(url) : null;
+  if (!ctx.lifted || !data) return null;
+  ctx.lifted.push({ image: data, radii });
+  return img(LIFT_MARKER, w, h, { objectFit: 'fill' });
 }
 
 /**
@@ -113,12 +118,8 @@ function cornered(ctx: CardContext, url: string | undefined, w: number, h: numbe
  * lifts it like a photo, since resvg renders each clip path as a canvas-sized mask.
  */
 function avatar(ctx: CardContext, url: string | undefined, size: number, radius: number): El {
-  const data = url ? ctx.assets.get(url) : null;
-  if (ctx.lifted && data) {
-    ctx.lifted.push({ image: data, radii: { tl: radius, tr: radius, bl: radius, br: radius } });
-    return img(LIFT_MARKER, size, size, { objectFit: 'fill' });
-  }
-  return image(ctx, url, size, size, { borderRadius: radius });
+  const radii = { tl: radius, tr: radius, bl: radius, br: radius };
+  return lift(ctx, url, size, size, radii) ?? image(ctx, url, size, size, { borderRadius: radius });
 }
 
 function tile(ctx: CardContext, m: Media, w: number, h: number, radii: Radii): El {

@@ -92,12 +92,14 @@ async function decodeTile(image: PreparedImage, width: number, height: number, r
   for (let y = 0; y < height; y++) {
     let from = width;
     let to = 0;
+    let solidCount = 0;
     for (let x = 0; x < width; x++) {
       const i = (y * width + x) * 4;
       const a = data[i + 3] * cornerCoverage(x, y, width, height, radii);
       if (a >= 255) {
         if (from === width) from = x;
         to = x + 1;
+        solidCount++;
         continue;
       }
       const alpha = Math.round(a);
@@ -108,8 +110,7 @@ async function decodeTile(image: PreparedImage, width: number, height: number, r
     }
     // The copied run must be solid throughout; a translucent pixel inside it (a PNG with
     // holes) makes the whole row blended.
-    let solid = from < to;
-    for (let x = from; solid && x < to; x++) solid = data[(y * width + x) * 4 + 3] === 255;
+    const solid = from < to && solidCount === to - from;
     solidFrom[y] = solid ? from : width;
     solidTo[y] = solid ? to : width;
   }

@@ -1,5 +1,14 @@
 import { deflateSync } from 'node:zlib';
-import { assemblePng } from '../util/png-encode.ts';
+import { assemblePng, writeScanlines } from '../util/png-encode.ts';
+
+// The scanline buffer is reused from render to render (per thread): a fresh 5 MB buffer each
+// time cost page faults and brought V8's external-memory garbage collections closer.
+let scratch = Buffer.alloc(0);
+
+function scanlineBuffer(size: number): Buffer {
+  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, Math.floor(scratch.length * 1.25)));
+  return scratch.subarray(0, size);
+}
 
 /**
  * PNG from resvg's premultiplied RGBA. Scanlines are unfiltered and deflated at level 3 by
@@ -11,23 +20,10 @@ import { assemblePng } from '../util/png-encode.ts';
  * partly transparent (a card: an opaque rounded rectangle filling the canvas), and only those
  * are looked at when converting to straight alpha. Scanning every pixel costs 1.3-3 ms.
  */
-// The scanline buffer is reused from render to render (per thread): a fresh 5 MB buffer each
-// time cost page faults and brought V8's external-memory garbage collections closer.
-let scratch = Buffer.alloc(0);
-
-function scanlineBuffer(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, Math.floor(scratch.length * 1.25)));
-  return scratch.subarray(0, size);
-}
-
 export function encodePng(pixels: Buffer, width: number, height: number, edge?: number): Buffer {
   const stride = width * 4;
   const rows = scanlineBuffer((stride + 1) * height);
-  for (let y = 0; y < height; y++) {
-    const at = y * (stride + 1);
-    rows[at] = 0;
-    pixels.copy(rows, at + 1, y * stride, (y + 1) * stride);
-  }
+  writeScanlines(pixels, stride, height, rows);
   const band = edge === undefined ? width : Math.min(width, Math.ceil(edge));
   for (let y = 0; y < height; y++) {
     const full = y < band || y >= height - band || band * 2 >= width;

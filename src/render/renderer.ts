@@ -86,7 +86,7 @@ const rasterCache = new Map<string, string>();
  * few hundred bytes decodes in microseconds. Only the PNG pipeline does this: SVG output keeps
  * vector images.
  */
-export function rasterizeSvgImages(svg: string, scale: number): string {
+function rasterizeSvgImages(svg: string, scale: number): string {
   return svg.replace(
     /<image\b[^>]*? href="data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)"[^>]*>/g,
     (whole, data: string) => {

@@ -24,12 +24,19 @@ export function assemblePng(width: number, height: number, colorType: 2 | 6, ida
   return Buffer.concat([SIGNATURE, ...chunk('IHDR', ihdr), ...chunk('IDAT', idat), ...chunk('IEND', Buffer.alloc(0))]);
 }
 
+/** Copies rows of `stride` bytes into `out` as unfiltered scanlines (a 0 filter byte before each). */
+export function writeScanlines(pixels: Uint8Array, stride: number, height: number, out: Buffer): void {
+  const src = Buffer.from(pixels.buffer, pixels.byteOffset, stride * height);
+  for (let y = 0; y < height; y++) {
+    out[y * (stride + 1)] = 0;
+    src.copy(out, y * (stride + 1) + 1, y * stride, (y + 1) * stride);
+  }
+}
+
 /** Encodes 8-bit RGB pixels (row-major, 3 bytes each) as a PNG. Used for generated sample and placeholder images. */
 export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Buffer {
   const raw = Buffer.alloc((width * 3 + 1) * height);
-  for (let y = 0; y < height; y++) {
-    Buffer.from(rgb.buffer, rgb.byteOffset + y * width * 3, width * 3).copy(raw, y * (width * 3 + 1) + 1);
-  }
+  writeScanlines(rgb, width * 3, height, raw);
   return assemblePng(width, height, 2, deflateSync(raw, { level: 9 }));
 }
 
