@@ -45,6 +45,7 @@ export interface Config {
   renderTimeoutMs: number;
   renderWorkers: number;
   renderCacheMb: number;
+  renderWarmupMs: number;
   mediaMaxBytes: number;
   reservationTimeoutMs: number;
 }
@@ -193,6 +194,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     renderTimeoutMs: readInt(env, 'POSTSHOT_RENDER_TIMEOUT_MS', 10_000, 100, 120_000),
     renderWorkers: readInt(env, 'POSTSHOT_RENDER_WORKERS', 0, 0, 64),
     renderCacheMb: readInt(env, 'POSTSHOT_RENDER_CACHE_MB', 64, 0, 4096),
+    renderWarmupMs: readInt(env, 'POSTSHOT_RENDER_WARMUP_MS', 3000, 0, 60_000),
     mediaMaxBytes: readInt(env, 'POSTSHOT_MEDIA_MAX_BYTES', 8 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     reservationTimeoutMs: readInt(env, 'POSTSHOT_RESERVATION_TIMEOUT_MS', 120_000, 1000, 3_600_000),
   };

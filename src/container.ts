@@ -41,7 +41,7 @@ export interface Container {
   outbox: OutboxSender;
   /** Metered work in progress; close() waits for it. */
   inFlight: InFlight;
-  checkReadiness(): Promise<Record<string, 'ok' | 'down'>>;
+  checkReadiness(): Promise<Record<string, 'ok' | 'down' | 'warming'>>;
   /** Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it. */
   start(): Promise<void>;
   /** Waits for in-flight metered work, then closes everything. */
@@ -169,7 +169,8 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     outbox,
     inFlight,
     async checkReadiness() {
-      const checks: Record<string, 'ok' | 'down'> = {};
+      const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
+      if (renderer.state === 'warming') checks.render = 'warming';
       checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);
       checks.images = await images.ping().then(() => 'ok' as const, () => 'down' as const);
       if (config.redisUrl) checks.redis = await cache.ping().then(() => 'ok' as const, () => 'down' as const);
@@ -185,6 +186,11 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       sweep.unref();
       timers.push(sweep);
       outbox.start();
+      const started = performance.now();
+      void renderer.warmUp(config.renderWarmupMs).then(
+        (renders) => renders > 0 && logger.info({ renders, ms: Math.round(performance.now() - started) }, 'render workers warmed up'),
+        (err) => logger.warn({ err }, 'render warm-up stopped'),
+      );
     },
     async close() {
       for (const t of timers) clearInterval(t);

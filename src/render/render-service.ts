@@ -4,7 +4,8 @@ import type { Post } from '../sources/post.ts';
 import { ByteLru } from '../util/byte-lru.ts';
 import { RenderPool } from './pool.ts';
 import { loadAssets } from './load-assets.ts';
-import type { RenderOptions, Rendered } from './renderer.ts';
+import type { RenderFormat, RenderOptions, Rendered } from './renderer.ts';
+import { loadWarmUpCards } from './warm-up.ts';
 
 export interface RendererOptions {
   timeoutMs: number;
@@ -23,7 +24,9 @@ export class Renderer {
   private readonly pool: RenderPool | null;
   private readonly cache: ByteLru<Rendered>;
   /** Counters for metrics and tests. */
-  readonly stats = { rendered: 0, cacheHits: 0 };
+  readonly stats = { rendered: 0, cacheHits: 0, warmUpRenders: 0 };
+  /** 'warming' while warmUp() runs: readiness reports it, so traffic goes to warm processes first. */
+  state: 'cold' | 'warming' | 'warm' = 'cold';
 
   constructor(
     private readonly media: MediaFetcher,
@@ -55,6 +58,41 @@ export class Renderer {
     // A card drawn with a placeholder is not kept: the image may load next time.
     if (![...assets.values()].includes(null)) this.cache.set(key, out);
     return out;
+  }
+
+  /**
+   * Starts every worker and has it draw the warm-up cards (warm-up.ts) in all formats for about
+   * `budgetMs`, one card per worker at a time so a real request waits for one card at most.
+   * Outputs are thrown away and nothing is cached. Resolves with the number of cards drawn.
+   */
+  async warmUp(budgetMs: number): Promise<number> {
+    const pool = this.pool;
+    if (!pool || budgetMs <= 0) return 0;
+    this.state = 'warming';
+    try {
+      const cards = await loadWarmUpCards(2);
+      const formats: RenderFormat[] = ['svg', 'png', 'html'];
+      const deadline = performance.now() + budgetMs;
+      let n = 0;
+      while (performance.now() < deadline && !pool.closed) {
+        await Promise.all(
+          Array.from({ length: pool.size }, () => {
+            const i = n++;
+            const { post, assets } = cards[i % cards.length];
+            const format = formats[Math.floor(i / cards.length) % formats.length];
+            return pool.run(post, assets, { format, theme: i % 2 ? 'dark' : 'light', scale: 2 });
+          }),
+        );
+      }
+      this.stats.warmUpRenders += n;
+      return n;
+    } catch (err) {
+      // Shutting down during warm-up is not a failure.
+      if (pool.closed) return 0;
+      throw err;
+    } finally {
+      this.state = 'warm';
+    }
   }
 
   async close(): Promise<void> {

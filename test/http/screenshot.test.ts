@@ -127,7 +127,7 @@ test('a repeated screenshot is served from the render cache: same bytes, one ren
   const first = await get();
   const second = await get();
   assert.ok(first.rawPayload.equals(second.rawPayload));
-  assert.deepEqual(h.c.renderer.stats, { rendered: 1, cacheHits: 1 });
+  assert.deepEqual(h.c.renderer.stats, { rendered: 1, cacheHits: 1, warmUpRenders: 0 });
   const dark = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png&theme=dark`, headers: { 'x-api-key': apiKey } });
   assert.ok(!dark.rawPayload.equals(first.rawPayload), 'options are part of the cache key');
   assert.equal(h.c.renderer.stats.rendered, 2);

@@ -8,10 +8,12 @@ export function registerHealthRoutes(app: FastifyInstance, c: Container): void {
     const checks = await c.checkReadiness();
     reply.header('Cache-Control', 'no-store');
     if (Object.values(checks).every((v) => v === 'ok')) return reply.send({ status: 'ready', checks });
-    const failing = Object.entries(checks).filter(([, v]) => v !== 'ok').map(([k]) => k);
+    const failing = Object.entries(checks)
+      .filter(([, v]) => v !== 'ok')
+      .map(([k, v]) => (v === 'warming' ? `${k} warming up` : `${k} unreachable`));
     return reply
       .code(503)
       .type('application/problem+json')
-      .send({ ...problemBody('service_unavailable', `Not ready: ${failing.join(', ')} unreachable.`, request.id), checks });
+      .send({ ...problemBody('service_unavailable', `Not ready: ${failing.join(', ')}.`, request.id), checks });
   });
 }

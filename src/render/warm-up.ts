@@ -1,0 +1,113 @@
+// Cards a new render worker draws before it takes traffic. A fresh worker draws its first cards
+// about twice as slowly as a warm one while V8 is still compiling satori's layout and style code
+// and our PNG pipeline (SVG of the bench's text card, in-process: 20-23 ms for the first 25
+// renders, 13 ms after 150 renders of other cards, 10 ms after 300). Warm-up posts are written
+// here with generated images: nothing is fetched and nothing depends on the samples folder.
+import type { Post } from '../sources/post.ts';
+import type { Assets, PreparedImage } from './assets.ts';
+import { cardImages } from './card.ts';
+import { ImagePrep } from './image-prep.ts';
+import sharp from './sharp-setup.ts';
+
+export interface WarmUpCard {
+  post: Post;
+  assets: Assets;
+}
+
+const author = (handle: string, name: string, shape: 'circle' | 'square' = 'circle'): Post['author'] => ({
+  name,
+  handle,
+  avatarUrl: `https://warm-up.invalid/${handle}.png`,
+  verification: shape === 'square' ? 'business' : 'blue',
+  avatarShape: shape,
+});
+
+const photo = (n: number, width = 1200, height = 800) => ({ type: 'photo' as const, url: `https://warm-up.invalid/photo-${n}.jpg`, width, height });
+
+function warmUpPosts(): Post[] {
+  const base = { createdAt: '2026-01-02T03:04:05.000Z', lang: 'en', isNote: false, truncated: false, source: 'syndication' as const };
+  const text = 'Warming up the renderer 🚀 with @postshot, #satori and $PS: https://example.com\nSecond line, ünïcödé and emoji 👩🏽‍💻🇯🇵';
+  const at = (needle: string) => {
+    const start = Array.from(text.slice(0, text.indexOf(needle))).length;
+    return { start, end: start + Array.from(needle).length };
+  };
+  const quoted: Post = {
+    ...base,
+    id: '2',
+    url: 'https://x.com/quoted/status/2',
+    author: author('quoted', 'Quoted Author'),
+    text: 'The quoted post, with a photo.',
+    entities: [],
+    media: [photo(9)],
+    counts: {},
+  };
+  return [
+    {
+      ...base,
+      id: '1',
+      url: 'https://x.com/warmup/status/1',
+      author: author('warmup', 'Warm Up ✨'),
+      text,
+      entities: [
+        { type: 'mention', ...at('@postshot'), handle: 'postshot' },
+        { type: 'hashtag', ...at('#satori'), tag: 'satori' },
+        { type: 'cashtag', ...at('$PS'), symbol: 'PS' },
+        { type: 'url', ...at('https://example.com'), url: 'https://example.com', display: 'example.com' },
+      ],
+      media: [photo(1)],
+      counts: { replies: 12, reposts: 345, likes: 6789, views: 123456 },
+    },
+    {
+      ...base,
+      id: '3',
+      url: 'https://x.com/org/status/3',
+      author: author('org', 'Organisation', 'square'),
+      text: 'Four photos in a grid, and a quoted post.',
+      entities: [],
+      media: [photo(2), photo(3, 800, 1200), photo(4), photo(5, 1000, 1000)],
+      quoted,
+      counts: { likes: 5 },
+    },
+    {
+      ...base,
+      id: '4',
+      url: 'https://x.com/warmup/status/4',
+      author: author('warmup', 'Warm Up ✨'),
+      text: 'A poll and a reply.',
+      entities: [],
+      media: [],
+      replyTo: { handle: 'someone' },
+      poll: { choices: [{ label: 'Yes', votes: 3 }, { label: 'No', votes: 1 }], totalVotes: 4, final: true },
+      counts: {},
+    },
+  ];
+}
+
+/** A gradient with some texture, so image codecs and the photo layer do their usual work. */
+async function generatedImage(width: number, height: number, seed: number): Promise<Buffer> {
+  const raw = Buffer.alloc(width * height * 3);
+  for (let y = 0, i = 0; y < height; y++) {
+    for (let x = 0; x < width; x++, i += 3) {
+      raw[i] = (x * 255) / width;
+      raw[i + 1] = (y * 255) / height;
+      raw[i + 2] = ((x ^ y) * seed) & 255;
+    }
+  }
+  return sharp(raw, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+}
+
+/** The warm-up cards with their images prepared for `scale`, as the real pipeline prepares them. */
+export async function loadWarmUpCards(scale: number): Promise<WarmUpCard[]> {
+  const prep = new ImagePrep(16 * 1024 * 1024);
+  return Promise.all(
+    warmUpPosts().map(async (post) => {
+      const assets = new Map<string, PreparedImage | null>();
+      for (const [i, { url, width, height }] of cardImages(post).entries()) {
+        const w = Math.ceil(width * scale);
+        const h = Math.ceil(height * scale);
+        assets.set(url, await prep.prepare(await generatedImage(w, h, i + 3), w, h));
+      }
+      return { post, assets };
+    }),
+  );
+}
