@@ -1,13 +1,23 @@
-import { deflateSync } from 'node:zlib';
+import { promisify } from 'node:util';
+import { deflate, deflateSync } from 'node:zlib';
 import { assemblePng, writeScanlines } from '../util/png-encode.ts';
 
-// The scanline buffer is reused from render to render (per thread): a fresh 5 MB buffer each
-// time cost page faults and brought V8's external-memory garbage collections closer.
-let scratch = Buffer.alloc(0);
+const deflateAsync = promisify(deflate);
 
-function scanlineBuffer(size: number): Buffer {
-  if (scratch.length < size) scratch = Buffer.allocUnsafe(Math.max(size, Math.floor(scratch.length * 1.25)));
-  return scratch.subarray(0, size);
+// Scanline buffers are reused from render to render (per thread): a fresh 5 MB buffer each time
+// cost page faults and brought V8's external-memory garbage collections closer. One per PNG
+// being deflated at once.
+const spare: Buffer[] = [];
+
+function takeScanlineBuffer(size: number): Buffer {
+  const i = spare.findIndex((b) => b.length >= size);
+  return i >= 0 ? spare.splice(i, 1)[0] : Buffer.allocUnsafe(Math.ceil(size * 1.25));
+}
+
+export interface PngOptions {
+  edge?: number;
+  /** Deflate on libuv's thread pool instead of this thread. */
+  offThread?: boolean;
 }
 
 /**
@@ -16,13 +26,16 @@ function scanlineBuffer(size: number): Buffer {
  * 264 KB for libvips at the same level and 14.0 ms / 368 KB for resvg's own encoder. Adaptive
  * filtering would shrink photos by a fifth at four times the time.
  *
+ * `offThread` (a worker drawing two cards at once) deflates on libuv's thread pool.
+ *
  * `edge`: when set, only pixels within that many device pixels of the image's border can be
  * partly transparent (a card: an opaque rounded rectangle filling the canvas), and only those
  * are looked at when converting to straight alpha. Scanning every pixel costs 1.3-3 ms.
  */
-export function encodePng(pixels: Buffer, width: number, height: number, edge?: number): Buffer {
+export async function encodePng(pixels: Buffer, width: number, height: number, { edge, offThread = false }: PngOptions = {}): Promise<Buffer> {
   const stride = width * 4;
-  const rows = scanlineBuffer((stride + 1) * height);
+  const buffer = takeScanlineBuffer((stride + 1) * height);
+  const rows = buffer.subarray(0, (stride + 1) * height);
   writeScanlines(pixels, stride, height, rows);
   const band = edge === undefined ? width : Math.min(width, Math.ceil(edge));
   for (let y = 0; y < height; y++) {
@@ -33,7 +46,12 @@ export function encodePng(pixels: Buffer, width: number, height: number, edge?: 
       unpremultiplyRun(pixels, rows, y, width - band, width, width);
     }
   }
-  return assemblePng(width, height, 6, deflateSync(rows, { level: 3 }));
+  try {
+    const options = { level: 3, chunkSize: 1 << 20 };
+    return assemblePng(width, height, 6, offThread ? await deflateAsync(rows, options) : deflateSync(rows, options));
+  } finally {
+    if (spare.length < 2) spare.push(buffer);
+  }
 }
 
 /** Straight-alpha values into `rows` for the partly transparent pixels of row y, x in [from, to). */

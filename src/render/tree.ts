@@ -17,17 +17,26 @@ export interface El {
 
 export type Child = El | string;
 
-// Widths include padding and border everywhere (satori defaults to content-box like CSS).
-const BASE: Style = { boxSizing: 'border-box' };
+// Widths include padding and border, as in CSS with box-sizing: border-box (the HTML document
+// sets it for every element). satori defaults to content-box, so a box whose size is given and
+// that has padding or a border says so, and the others leave it out: satori parses every
+// property of every element on every render.
+const SIZED = /^(width|height|minWidth|minHeight|maxWidth|maxHeight|flexBasis)$/;
+const INSET = /^(padding|border)/;
 
-/** A flex box (satori's default display, made explicit so HTML lays out the same). */
+function withBoxSizing(style: Style): Style {
+  const keys = Object.keys(style);
+  return keys.some((k) => SIZED.test(k)) && keys.some((k) => INSET.test(k)) ? { boxSizing: 'border-box', ...style } : style;
+}
+
+/** A flex box (display made explicit: satori and HTML both lay a div out as a block otherwise). */
 export function box(style: Style, ...children: Array<Child | null | undefined | false>): El {
-  return { type: 'div', props: { style: { display: 'flex', ...BASE, ...style }, children: children.filter((c): c is Child => Boolean(c)) } };
+  return { type: 'div', props: { style: { display: 'flex', ...withBoxSizing(style) }, children: children.filter((c): c is Child => Boolean(c)) } };
 }
 
 /** A block of inline text: strings and spans wrap like a paragraph. */
 export function textBlock(style: Style, children: Child[]): El {
-  return { type: 'div', props: { style: { display: 'block', ...BASE, ...style }, children } };
+  return { type: 'div', props: { style: { display: 'block', ...withBoxSizing(style) }, children } };
 }
 
 export function span(style: Style, text: string): El {

@@ -25,19 +25,22 @@ function pixmap(width: number, height: number): { premultiplied: Buffer; straigh
   return { premultiplied, straight };
 }
 
-test('PNG encoding un-premultiplies translucent pixels and keeps the rest exact', () => {
+test('PNG encoding un-premultiplies translucent pixels and keeps the rest exact, on this thread or off it', async () => {
   const { premultiplied, straight } = pixmap(61, 37);
-  const decoded = PNG.sync.read(encodePng(Buffer.from(premultiplied), 61, 37));
+  const decoded = PNG.sync.read(await encodePng(Buffer.from(premultiplied), 61, 37));
   assert.deepEqual([decoded.width, decoded.height], [61, 37]);
   assert.ok(Buffer.from(decoded.data).equals(straight), 'every pixel decodes to its straight-alpha value');
+  // Two encodes at once off-thread: each has its own scanline buffer.
+  const [a, b] = await Promise.all([encodePng(Buffer.from(premultiplied), 61, 37, { offThread: true }), encodePng(Buffer.from(premultiplied), 61, 37, { offThread: true })]);
+  assert.ok(Buffer.from(PNG.sync.read(a).data).equals(straight) && Buffer.from(PNG.sync.read(b).data).equals(straight));
 });
 
-test('with an edge band, only pixels within the band are treated as translucent', () => {
+test('with an edge band, only pixels within the band are treated as translucent', async () => {
   const { premultiplied, straight } = pixmap(80, 50);
   // The fixture's translucency is 3 pixels deep: a band of 3 must give the exact same image.
-  const decoded = PNG.sync.read(encodePng(Buffer.from(premultiplied), 80, 50, 3));
+  const decoded = PNG.sync.read(await encodePng(Buffer.from(premultiplied), 80, 50, { edge: 3 }));
   assert.ok(Buffer.from(decoded.data).equals(straight));
   // A band of 1 leaves the second and third rings premultiplied (darker): the band is honoured.
-  const narrow = PNG.sync.read(encodePng(Buffer.from(premultiplied), 80, 50, 1));
+  const narrow = PNG.sync.read(await encodePng(Buffer.from(premultiplied), 80, 50, { edge: 1 }));
   assert.ok(!Buffer.from(narrow.data).equals(straight));
 });
