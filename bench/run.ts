@@ -47,7 +47,8 @@ async function freePort(): Promise<number> {
 
 async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(REPO, 'bin', 'postshot.js'), 'serve'], {
+  // Started as `npm start` starts it: through the executable, whose first line sets the allocator.
+  const child = spawn(path.join(REPO, 'bin', 'postshot.js'), ['serve'], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', POSTSHOT_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });

@@ -71,7 +71,8 @@ export class Renderer {
     this.state = 'warming';
     try {
       const cards = await loadWarmUpCards(2);
-      const formats: RenderFormat[] = ['svg', 'png', 'html'];
+      // Mostly SVG: satori's JavaScript is what needs compiling, and an SVG is its cheapest use.
+      const formats: RenderFormat[] = ['svg', 'png', 'svg', 'html', 'svg'];
       const deadline = performance.now() + budgetMs;
       let n = 0;
       while (performance.now() < deadline && !pool.closed) {
