@@ -22,12 +22,13 @@ test('a worker draws two cards at once and a third waits for one of them', async
 });
 
 test('a card past the time limit fails alone: the card sharing its worker is drawn again, and the pool carries on', async (t) => {
-  const pool = new RenderPool(1, 1000, SCRIPT);
+  // Timings with seconds of slack: the second card starts 2 s after the hung one, would finish 0.5 s
+  // after the hung one's 3 s limit, and then has 1.5 s for a new worker to start and redraw it.
+  const pool = new RenderPool(1, 3000, SCRIPT);
   t.after(() => pool.close());
   const hung = job(pool, 'hang').catch((err: Error) => err);
-  await new Promise((r) => setTimeout(r, 700));
-  // Posted beside the hung card; still being drawn when that card's limit replaces the worker.
-  const late = job(pool, 'late', 600);
+  await new Promise((r) => setTimeout(r, 2000));
+  const late = job(pool, 'late', 1500);
   assert.ok((await hung) instanceof RenderTimeoutError);
   const [text, , pid] = (await late).split('|');
   assert.equal(text, 'late', 'redrawn, not failed');
