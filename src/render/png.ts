@@ -32,7 +32,7 @@ export interface PngOptions {
  * partly transparent (a card: an opaque rounded rectangle filling the canvas), and only those
  * are looked at when converting to straight alpha. Scanning every pixel costs 1.3-3 ms.
  */
-export function encodePng(pixels: Buffer, width: number, height: number, { edge, offThread = false }: PngOptions = {}): Promise<Buffer> {
+export async function encodePng(pixels: Buffer, width: number, height: number, { edge, offThread = false }: PngOptions = {}): Promise<Buffer> {
   const stride = width * 4;
   const buffer = takeScanlineBuffer((stride + 1) * height);
   const rows = buffer.subarray(0, (stride + 1) * height);
@@ -46,12 +46,6 @@ export function encodePng(pixels: Buffer, width: number, height: number, { edge,
       unpremultiplyRun(pixels, rows, y, width - band, width, width);
     }
   }
-  // From here on only the scanlines are needed: resvg's pixmap is not held across the deflate,
-  // so the next garbage collection can free it (it is outside V8's heap, which does not see it).
-  return deflateScanlines(buffer, rows, width, height, offThread);
-}
-
-async function deflateScanlines(buffer: Buffer, rows: Buffer, width: number, height: number, offThread: boolean): Promise<Buffer> {
   try {
     const options = { level: 3, chunkSize: 1 << 20 };
     return assemblePng(width, height, 6, offThread ? await deflateAsync(rows, options) : deflateSync(rows, options));
