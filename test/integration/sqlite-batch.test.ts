@@ -80,3 +80,36 @@ test('a batch that cannot be written rejects every call in it and leaves nothing
   assert.equal(await store.getUsed(account.id, 0), 0);
   assert.equal((await store.ledger(account.id)).length, 0);
 });
+
+test('reservations grant the same whether the counter exists or not; commits count what was not refunded', async (t) => {
+  const store = openStore(t);
+  const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
+  const ask = (amount: number, partial: boolean, i: number) =>
+    store.reserve({ accountId: account.id, periodStart: 0, limit: 10, amount, partial, requestId: `r${i}`, endpoint: 'content', now: 1000 + i });
+  // No counter yet: the full path creates it.
+  const a = await ask(4, false, 0);
+  assert.deepEqual([a.ok, a.used, a.ok && a.granted], [true, 4, 4]);
+  // Counter exists and holds enough: the one-statement path.
+  const b = await ask(6, false, 1);
+  assert.deepEqual([b.ok, b.used, b.ok && b.granted], [true, 10, 6]);
+  // Nothing left: refused whole or partial, and nothing changes.
+  assert.deepEqual(await ask(1, false, 2), { ok: false, used: 10 });
+  assert.deepEqual(await ask(3, true, 3), { ok: false, used: 10 });
+  assert.ok(a.ok && b.ok);
+  assert.equal(await store.refund(b.reservationId, 5, 2000), 5);
+  // 5 left: all-or-nothing refuses 6, partial grants 5.
+  assert.deepEqual(await ask(6, false, 4), { ok: false, used: 5 });
+  const c = await ask(6, true, 5);
+  assert.deepEqual([c.ok, c.used, c.ok && c.granted], [true, 10, 5]);
+  assert.ok(c.ok);
+  assert.equal(await store.refund(c.reservationId, null, 2001), 5);
+  await Promise.all([store.commit(a.reservationId, 3000), store.commit(b.reservationId, 3000), store.commit(c.reservationId, 3000)]);
+  // A second commit of the same charge changes nothing.
+  await store.commit(a.reservationId, 3001);
+  const charges = (await store.ledger(account.id)).filter((r) => r.kind === 'charge');
+  assert.deepEqual(charges.map((r) => [r.amount, r.status]), [[4, 'committed'], [6, 'committed'], [5, 'refunded']]);
+  assert.equal(await store.getUsed(account.id, 0), 5);
+  // 4 + 1 committed credits of 10 crossed the 50 % threshold once, and no other.
+  const outbox = await store.listOutbox(account.id);
+  assert.deepEqual(outbox.map((m) => m.threshold), [50]);
+});

@@ -115,6 +115,12 @@ export function openSqliteStore(url: string): SqliteAccountStore {
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
   db.pragma('busy_timeout = 5000');
+  // A checkpoint copies the WAL into the database file and syncs both, on this thread, after the
+  // commit that crosses the limit. Every request appends ~6 pages, and the same few pages over
+  // and over, so 10 times fewer checkpoints copy little more and sync 10 times less: the store's
+  // wall time per metered request went from ~135 to ~105 µs (scratch store bench, batches of 4).
+  // The WAL file stays under ~40 MB.
+  db.pragma('wal_autocheckpoint = 10000');
   migrate(db);
   return new SqliteAccountStore(db);
 }
@@ -142,14 +148,23 @@ interface PendingWrite {
   outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
 }
 
+/** A call in a batch threw: the batch is rolled back and run again call by call. */
+class CallFailed extends Error {
+  constructor(readonly error: unknown) {
+    super('a call in the batch failed');
+  }
+}
+
 export class SqliteAccountStore implements AccountStore {
   readonly kind = 'sqlite' as const;
   private readonly stmt;
   private readonly flushBatch: Database.Transaction<(ops: PendingWrite[]) => void>;
+  private readonly flushIsolated: Database.Transaction<(ops: PendingWrite[]) => void>;
   private readonly savepoint: Database.Transaction<(run: () => unknown) => unknown>;
 
   constructor(private readonly db: Database.Database) {
     this.flushBatch = db.transaction((ops: PendingWrite[]) => this.runBatch(ops));
+    this.flushIsolated = db.transaction((ops: PendingWrite[]) => this.runIsolated(ops));
     // Nested inside the batch, better-sqlite3 runs this as a savepoint: a call that throws
     // rolls back only its own writes.
     this.savepoint = db.transaction((run: () => unknown) => run());
@@ -169,8 +184,18 @@ export class SqliteAccountStore implements AccountStore {
       ensureCounter: db.prepare('INSERT OR IGNORE INTO usage_counters (account_id, period_start) VALUES (?, ?)'),
       getCounter: db.prepare('SELECT used, committed FROM usage_counters WHERE account_id = ? AND period_start = ?'),
       addUsed: db.prepare('UPDATE usage_counters SET used = used + ? WHERE account_id = ? AND period_start = ?'),
+      // The common reservation in one statement: the counter exists and holds enough credits.
+      takeCredits: db.prepare(
+        `UPDATE usage_counters SET used = used + @amount
+           WHERE account_id = @accountId AND period_start = @periodStart AND used + @amount <= @limit RETURNING used`,
+      ),
       addCommitted: db.prepare(
-        'UPDATE usage_counters SET committed = committed + ? WHERE account_id = ? AND period_start = ?',
+        'UPDATE usage_counters SET committed = committed + ? WHERE account_id = ? AND period_start = ? RETURNING committed',
+      ),
+      settleCharge: db.prepare(
+        `UPDATE ledger SET status = CASE WHEN amount > refunded THEN 'committed' ELSE 'refunded' END
+           WHERE id = ? AND kind = 'charge' AND status = 'pending'
+           RETURNING account_id, period_start, amount, refunded, quota_limit`,
       ),
       insertCharge: db.prepare(
         `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
@@ -267,7 +292,20 @@ export class SqliteAccountStore implements AccountStore {
   // no difference.
   private queue: PendingWrite[] = [];
 
+  // Calls almost never throw, so a batch first runs them without savepoints (two statements fewer
+  // per call). When one does throw, the whole transaction is rolled back and the batch runs again
+  // with a savepoint around each call, so that only the failing call fails.
   private runBatch(ops: PendingWrite[]): void {
+    for (const op of ops) {
+      try {
+        op.outcome = { ok: true, value: op.run() };
+      } catch (error) {
+        throw new CallFailed(error);
+      }
+    }
+  }
+
+  private runIsolated(ops: PendingWrite[]): void {
     for (const op of ops) {
       try {
         op.outcome = { ok: true, value: this.savepoint(op.run) };
@@ -292,7 +330,13 @@ export class SqliteAccountStore implements AccountStore {
       return;
     }
     try {
-      this.flushBatch.immediate(ops);
+      try {
+        this.flushBatch.immediate(ops);
+      } catch (err) {
+        if (!(err instanceof CallFailed)) throw err;
+        for (const op of ops) op.outcome = undefined;
+        this.flushIsolated.immediate(ops);
+      }
     } catch (err) {
       // The batch itself failed (busy database, disk full): nothing in it was written.
       for (const op of ops) op.reject(err);
@@ -305,25 +349,34 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   private reserveNow(req: ReserveRequest): ReserveResult {
+    if (req.amount > 0) {
+      const taken = this.stmt.takeCredits.get({ amount: req.amount, accountId: req.accountId, periodStart: req.periodStart, limit: req.limit }) as
+        | { used: number }
+        | undefined;
+      if (taken) return this.recordCharge(req, req.amount, taken.used);
+    }
+    // No counter for this period yet, or too few credits left for the whole amount.
     this.stmt.ensureCounter.run(req.accountId, req.periodStart);
     const { used } = this.stmt.getCounter.get(req.accountId, req.periodStart) as { used: number };
     const available = Math.max(0, req.limit - used);
     const granted = req.partial ? Math.min(available, req.amount) : available >= req.amount ? req.amount : 0;
     if (granted <= 0) return { ok: false, used };
-    const id = generateId('chg');
     this.stmt.addUsed.run(granted, req.accountId, req.periodStart);
+    return this.recordCharge(req, granted, used + granted);
+  }
+
+  private recordCharge(req: ReserveRequest, granted: number, used: number): ReserveResult {
+    const id = generateId('chg');
     this.stmt.insertCharge.run(id, req.accountId, req.periodStart, granted, req.limit, req.requestId, req.endpoint, req.now);
-    return { ok: true, reservationId: id, granted, used: used + granted };
+    return { ok: true, reservationId: id, granted, used };
   }
 
   private commitNow(reservationId: string, now: number): void {
-    const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
-    if (!c || c.status !== 'pending') return;
+    const c = this.stmt.settleCharge.get(reservationId) as ChargeRow | undefined;
+    if (!c) return;
     const net = c.amount - c.refunded;
-    this.stmt.setChargeState.run(net > 0 ? 'committed' : 'refunded', c.refunded, c.id);
     if (net <= 0) return;
-    this.stmt.addCommitted.run(net, c.account_id, c.period_start);
-    const { committed } = this.stmt.getCounter.get(c.account_id, c.period_start) as { committed: number };
+    const { committed } = this.stmt.addCommitted.get(net, c.account_id, c.period_start) as { committed: number };
     for (const threshold of thresholdsCrossed(committed - net, committed, c.quota_limit)) {
       this.stmt.insertOutbox.run(generateId('msg'), c.account_id, c.period_start, threshold, committed, c.quota_limit, now, now);
     }
