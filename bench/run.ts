@@ -8,6 +8,7 @@
 // Results are printed and written to bench/results/<time>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -89,13 +90,25 @@ async function main() {
   }
   await store.close();
   const service = await startService(env);
-  const headers = { 'x-api-key': keys[0] };
-  const get = async (p: string) => {
-    const r = await fetch(`${service.url}${p}`, { headers });
-    const body = Buffer.from(await r.arrayBuffer());
-    if (!r.ok) throw new Error(`${p}: ${r.status} ${body.toString().slice(0, 200)}`);
-    return body;
-  };
+  // One kept-alive connection through node:http, as an HTTP client library would hold it. fetch()
+  // (undici) added 0.5-1.5 ms of its own per request on this 2-core machine (scratch latency
+  // check, SVG of the text card): client time, not the service's.
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const get = (p: string) =>
+    new Promise<Buffer>((resolve, reject) => {
+      http
+        .get(`${service.url}${p}`, { agent, headers: { 'x-api-key': keys[0] } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            const body = Buffer.concat(chunks);
+            if (res.statusCode === 200) resolve(body);
+            else reject(new Error(`${p}: ${res.statusCode} ${body.toString().slice(0, 200)}`));
+          });
+          res.on('error', reject);
+        })
+        .on('error', reject);
+    });
 
   // 1. Render latency through the service (render cache off, upstream and media caches warm).
   const latency: Record<string, Record<string, { p50: number; p95: number }>> = {};
@@ -156,6 +169,7 @@ async function main() {
   }
 
   const rss = round(peakRssMb(service.child.pid!));
+  agent.destroy();
   service.child.kill('SIGTERM');
   await upstream.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
