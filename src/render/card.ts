@@ -2,7 +2,7 @@
 import type { Counts, LinkCard, Media, Poll, Post } from '../sources/post.ts';
 import { badgeIcon, cornerCutter, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
 import { dataUri, type Assets } from './assets.ts';
-import { LIFT_MARKER, type LiftedPhoto, type Radii } from './photo-layer.ts';
+import { liftMarker, type LiftedPhoto, type Radii } from './photo-layer.ts';
 import { renderText } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
@@ -110,7 +110,7 @@ function lift(ctx: CardContext, url: string | undefined, w: number, h: number, r
   const data = url ? ctx.assets.get(url) : null;
   if (!ctx.lifted || !data) return null;
   ctx.lifted.push({ image: data, radii });
-  return img(LIFT_MARKER, w, h, { objectFit: 'fill' });
+  return img(liftMarker(ctx.lifted.length - 1), w, h, { objectFit: 'fill' });
 }
 
 /**

@@ -3,16 +3,31 @@
 // rest of the card. Here a photo is decoded once per worker at its drawn device size, its
 // rounded corners baked into its alpha, and copied row by row onto resvg's pixmap.
 //
-// How a photo gets here: the card tree draws it as LIFT_MARKER when nothing is drawn over it
-// (card.ts) and records it in `lifted`; satori lays the marker out like any image, and
-// takeMarkers() reads the boxes back from the SVG, in tree order, and removes them.
+// How a photo gets here: the card tree draws it as liftMarker(i) when nothing is drawn over it
+// (card.ts) and records it as lifted[i]; satori lays the marker out like any image, and
+// takeMarkers() reads the boxes back from the SVG and removes them. Each marker says which photo
+// it stands for: satori paints positioned boxes (photo tiles) after the rest, as CSS does, so the
+// SVG's order is not the tree's (a quoted post's avatar comes before the photos above it).
+import { deflateSync } from 'node:zlib';
 import { ByteLru } from '../util/byte-lru.ts';
+import { assemblePng } from '../util/png-encode.ts';
 import type { PreparedImage } from './assets.ts';
 import sharp from './sharp-setup.ts';
 
-/** A transparent 1×1 PNG: the stand-in satori lays out where a lifted photo goes. */
-export const LIFT_MARKER =
-  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR4nGNgYGBgAAAABQABpfZFQAAAAABJRU5ErkJggg==';
+const markers: string[] = [];
+const markerIndex = new Map<string, number>();
+
+/** The stand-in satori lays out where lifted photo `index` goes: a transparent 1×1 PNG whose colour is the index. */
+export function liftMarker(index: number): string {
+  while (markers.length <= index) {
+    const i = markers.length;
+    const scanline = Buffer.from([0, (i >> 16) & 255, (i >> 8) & 255, i & 255, 0]);
+    const uri = `data:image/png;base64,${assemblePng(1, 1, 6, deflateSync(scanline)).toString('base64')}`;
+    markers.push(uri);
+    markerIndex.set(uri, i);
+  }
+  return markers[index];
+}
 
 export interface Radii {
   tl?: number;
@@ -35,20 +50,24 @@ export interface Box {
 }
 
 const MARKER_ELEMENT = /<image\b[^>]*?\/>/g;
+const HREF = / href="([^"]*)"/;
 
-/** The marker boxes (CSS px, document order) and the SVG without them. */
+/** The marker boxes (CSS px), `boxes[i]` for liftMarker(i), and the SVG without them. */
 export function takeMarkers(svg: string): { svg: string; boxes: Box[] } {
   const boxes: Box[] = [];
   const rest = svg.replace(MARKER_ELEMENT, (el) => {
-    if (!el.includes(LIFT_MARKER)) return el;
+    const index = markerIndex.get(HREF.exec(el)?.[1] ?? '');
+    if (index === undefined) return el;
     // A marker is laid out as a plain rectangle; anything else means the tree changed under us.
     if (/ (transform|clip-path|mask|opacity)=/.test(el)) throw new Error(`lifted photo drawn with effects: ${el.slice(0, 120)}`);
     const attr = (name: string) => Number(new RegExp(` ${name}="([-\\d.]+)"`).exec(el)?.[1] ?? Number.NaN);
     const box = { x: attr('x'), y: attr('y'), width: attr('width'), height: attr('height') };
     if (Object.values(box).some((v) => !Number.isFinite(v))) throw new Error(`lifted photo without a box: ${el.slice(0, 120)}`);
-    boxes.push(box);
+    if (boxes[index]) throw new Error(`lifted photo ${index} laid out twice`);
+    boxes[index] = box;
     return '';
   });
+  for (let i = 0; i < boxes.length; i++) if (!boxes[i]) throw new Error(`no marker for lifted photo ${i}`);
   return { svg: rest, boxes };
 }
 

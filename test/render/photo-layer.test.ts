@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { Resvg } from '@resvg/resvg-js';
 import sharp from 'sharp';
 import { shareBytes, type PreparedImage } from '../../src/render/assets.ts';
-import { drawPhotos, LIFT_MARKER, takeMarkers } from '../../src/render/photo-layer.ts';
+import { loadAssets } from '../../src/render/load-assets.ts';
+import { drawPhotos, liftMarker, takeMarkers } from '../../src/render/photo-layer.ts';
+import { renderCard } from '../../src/render/renderer.ts';
+import type { Post } from '../../src/sources/post.ts';
+import { SAMPLES_DIR } from '../fixtures.ts';
+import { loadPost, mediaFromFixtures, pixelDifference } from './support.ts';
 
 async function solidJpeg(key: string, width: number, height: number, rgb: [number, number, number]): Promise<PreparedImage> {
   const bytes = await sharp({ create: { width, height, channels: 3, background: { r: rgb[0], g: rgb[1], b: rgb[2] } } }).jpeg({ quality: 100 }).toBuffer();
@@ -11,16 +17,21 @@ async function solidJpeg(key: string, width: number, height: number, rgb: [numbe
 
 const px = (buf: Buffer, width: number, x: number, y: number) => [...buf.subarray((y * width + x) * 4, (y * width + x) * 4 + 4)];
 
-test('markers are read back in document order and removed from the SVG', () => {
-  const svg = `<svg><rect x="0" y="0" width="10" height="10"/><image x="18" y="116" width="514" height="343" href="${LIFT_MARKER}" preserveAspectRatio="none"/><image x="1" y="2" width="3" height="4" href="data:image/png;base64,AAAA"/><image x="20.5" y="30" width="40" height="50" href="${LIFT_MARKER}" preserveAspectRatio="none"/></svg>`;
+test('markers are read back by the photo they stand for, in whatever order the SVG has them, and removed', () => {
+  const [m0, m1] = [liftMarker(0), liftMarker(1)];
+  assert.notEqual(m0, m1);
+  // Photo 1 painted before photo 0, as satori does when photo 0 sits in a positioned box.
+  const svg = `<svg><rect x="0" y="0" width="10" height="10"/><image x="18" y="116" width="514" height="343" href="${m1}" preserveAspectRatio="none"/><image x="1" y="2" width="3" height="4" href="data:image/png;base64,AAAA"/><image x="20.5" y="30" width="40" height="50" href="${m0}" preserveAspectRatio="none"/></svg>`;
   const { svg: rest, boxes } = takeMarkers(svg);
   assert.deepEqual(boxes, [
-    { x: 18, y: 116, width: 514, height: 343 },
     { x: 20.5, y: 30, width: 40, height: 50 },
+    { x: 18, y: 116, width: 514, height: 343 },
   ]);
-  assert.ok(!rest.includes(LIFT_MARKER));
+  assert.ok(!rest.includes(m0) && !rest.includes(m1));
   assert.ok(rest.includes('data:image/png;base64,AAAA'), 'other images stay');
-  assert.throws(() => takeMarkers(`<image x="0" y="0" width="1" height="1" transform="rotate(3)" href="${LIFT_MARKER}"/>`), /lifted photo drawn with effects/);
+  assert.throws(() => takeMarkers(`<image x="0" y="0" width="1" height="1" transform="rotate(3)" href="${m0}"/>`), /lifted photo drawn with effects/);
+  assert.throws(() => takeMarkers(`<image x="0" y="0" width="1" height="1" href="${m1}"/>`), /no marker for lifted photo 0/);
+  assert.throws(() => takeMarkers(`<image x="0" y="0" width="1" height="1" href="${m0}"/><image x="0" y="0" width="1" height="1" href="${m0}"/>`), /laid out twice/);
 });
 
 test('a lifted photo is copied into its box with rounded corners blended over what is below', async () => {
@@ -49,4 +60,18 @@ test('a photo partly outside the pixmap is clipped, and markers must match photo
   assert.deepEqual(px(pixmap, 40, 19, 9), [0, 0, 0, 0]);
   assert.ok(px(pixmap, 40, 39, 29)[1] > 170, 'bottom-right pixel of the pixmap is photo');
   await assert.rejects(drawPhotos(pixmap, 40, 30, [{ image: photo, radii: {} }], [], 2), /1 lifted photos but 0 markers/);
+});
+
+test('a card whose photos are painted after a later avatar (photos above a quote) puts every photo in its own box', async (t) => {
+  const { fixture, media } = await mediaFromFixtures();
+  t.after(() => fixture.close());
+  // Four photos above a quoted post: satori paints the quote's avatar before the positioned photo tiles.
+  const post: Post = { ...loadPost(SAMPLES_DIR, '1900000000000000008'), quoted: loadPost(SAMPLES_DIR, '1900000000000000014') };
+  const assets = await loadAssets(post, media, 2);
+  const png = (await renderCard(post, assets, { format: 'png', theme: 'light', scale: 2 })).bytes;
+  const svg = (await renderCard(post, assets, { format: 'svg', theme: 'light', scale: 2 })).bytes.toString();
+  // The same card drawn entirely by resvg, photos and avatars included.
+  const reference = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: false } }).render().asPng();
+  const { ratio } = pixelDifference(png, reference);
+  assert.ok(ratio < 0.005, `${(ratio * 100).toFixed(2)} % of pixels differ from resvg's drawing`);
 });

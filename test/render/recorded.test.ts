@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
+import { Resvg } from '@resvg/resvg-js';
 import { PNG } from 'pngjs';
 import { XMLValidator } from 'fast-xml-parser';
 import { loadAssets } from '../../src/render/load-assets.ts';
@@ -8,7 +9,7 @@ import { renderCard } from '../../src/render/renderer.ts';
 import type { FixtureServer } from '../../src/sources/fixture-server.ts';
 import type { MediaFetcher } from '../../src/sources/media.ts';
 import { hasShared, listBodies, SHARED_FIXTURES } from '../fixtures.ts';
-import { loadPost, mediaFromFixtures } from './support.ts';
+import { loadPost, mediaFromFixtures, pixelDifference } from './support.ts';
 
 // Every recorded post renders in both themes (no image made from these files is committed).
 let fixture: FixtureServer;
@@ -34,11 +35,16 @@ for (const id of ids) {
     const post = loadPost(SHARED_FIXTURES, id);
     const assets = await loadAssets(post, media, 2);
     for (const theme of ['light', 'dark'] as const) {
-      const png = PNG.sync.read((await renderCard(post, assets, { format: 'png', theme })).bytes);
+      const bytes = (await renderCard(post, assets, { format: 'png', theme })).bytes;
+      const png = PNG.sync.read(bytes);
       assert.equal(png.width, 1100);
       assert.ok(png.height >= 200 && png.height < 6000, `height ${png.height}`);
       const svg = (await renderCard(post, assets, { format: 'svg', theme })).bytes.toString();
       assert.equal(XMLValidator.validate(svg), true);
+      // The PNG pipeline draws photos and avatars itself: it must look like resvg drawing the SVG.
+      const reference = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: false } }).render().asPng();
+      const { ratio } = pixelDifference(bytes, reference);
+      assert.ok(ratio < 0.005, `${theme}: ${(ratio * 100).toFixed(2)} % of pixels differ from resvg's drawing of the SVG`);
     }
   });
 }
