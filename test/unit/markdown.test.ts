@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 import { marked } from 'marked';
+import { renderMarkdownOnce } from '../../src/markdown/memo.ts';
 import { renderMarkdown, formatUtc } from '../../src/markdown/render.ts';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
 import type { Post } from '../../src/sources/post.ts';
@@ -123,4 +124,15 @@ test('the long post keeps every paragraph and line break', () => {
   const post = load(path.join(SAMPLES_DIR, 'upstream/fxtwitter/1900000000000000013.json'));
   const html = toHtml(renderMarkdown(post, OFF));
   assert.equal(html.match(/<p>/g)?.length, 6);
+});
+
+test('Markdown kept per post object gives what rendering gives, for every option set, asked in any order', () => {
+  const posts = ['syndication/1900000000000000011.json', 'fxtwitter/1900000000000000013.json'].map((f) => load(path.join(SAMPLES_DIR, 'upstream', f)));
+  const sets = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({ includeStats: !!(n & 1), includeMedia: !!(n & 2), includeQuoted: !!(n & 4) }));
+  for (const order of [sets, [...sets].reverse(), [...sets, ...sets]]) {
+    for (const post of posts) for (const options of order) assert.equal(renderMarkdownOnce(post, options), renderMarkdown(post, options));
+  }
+  // The option sets do give different Markdown: this post's only photo is in its quote, so
+  // includeMedia matters only with includeQuoted, and 6 of the 8 sets differ.
+  assert.equal(new Set(sets.map((o) => renderMarkdownOnce(posts[0], o))).size, 6);
 });

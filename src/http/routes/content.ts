@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { DEFAULT_MARKDOWN_OPTIONS, renderMarkdown, type MarkdownOptions } from '../../markdown/render.ts';
+import { renderMarkdownOnce } from '../../markdown/memo.ts';
+import { DEFAULT_MARKDOWN_OPTIONS, type MarkdownOptions } from '../../markdown/render.ts';
 import type { PostOutcome } from '../../sources/interface.ts';
 import { parsePostId } from '../../sources/post-id.ts';
 import { runMetered, type Meter } from '../metered.ts';
@@ -99,7 +100,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
         options = readOptions(request.query);
         id = requirePostId((request.params as { '*': string })['*']);
       },
-      work: async () => renderMarkdown(await requirePost(c, id), options),
+      work: async () => renderMarkdownOnce(await requirePost(c, id), options),
     });
     return reply.type('text/markdown; charset=utf-8').send(markdown);
   });
@@ -125,7 +126,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
           if (o === 'quota_exceeded') {
             return { tweetId: raw, success: false, error: { code: 'quota_exceeded', message: 'No credits left for this id.' } };
           }
-          if (o.kind === 'found') return { tweetId: raw, markdown: renderMarkdown(o.post, options), success: true };
+          if (o.kind === 'found') return { tweetId: raw, markdown: renderMarkdownOnce(o.post, options), success: true };
           return { tweetId: raw, success: false, error: failureOf(o, p.id) };
         });
       },
