@@ -1,14 +1,8 @@
 import { promisify } from 'node:util';
 import { deflate, deflateSync } from 'node:zlib';
-import { deflateInTwo } from '../util/deflate-in-two.ts';
 import { assemblePng, writeScanlines } from '../util/png-encode.ts';
 
 const deflateAsync = promisify(deflate);
-
-// Scanlines from this size up (a card with a photo: ~5 MB) are deflated in two halves on two
-// threads, whether the card is drawn alone or beside another: 15.6 → 9.5-11.4 ms for the 1-photo
-// bench card. Below it (the text card: 2.3 MB, 4 ms) the hand-offs cost what the halves save.
-const SPLIT_BYTES = 3 << 20;
 
 // Scanline buffers are reused from render to render (per thread): a fresh 5 MB buffer each time
 // cost page faults and brought V8's external-memory garbage collections closer. One per PNG
@@ -32,8 +26,7 @@ export interface PngOptions {
  * 264 KB for libvips at the same level and 14.0 ms / 368 KB for resvg's own encoder. Adaptive
  * filtering would shrink photos by a fifth at four times the time.
  *
- * `offThread` (a worker drawing two cards at once) deflates on libuv's thread pool; large images
- * are deflated there in two halves either way.
+ * `offThread` (a worker drawing two cards at once) deflates on libuv's thread pool.
  *
  * `edge`: when set, only pixels within that many device pixels of the image's border can be
  * partly transparent (a card: an opaque rounded rectangle filling the canvas), and only those
@@ -55,10 +48,7 @@ export async function encodePng(pixels: Buffer, width: number, height: number, {
   }
   try {
     const options = { level: 3, chunkSize: 1 << 20 };
-    let idat: Buffer;
-    if (rows.length >= SPLIT_BYTES) idat = await deflateInTwo(rows, Math.floor(height / 2) * (stride + 1), options);
-    else idat = offThread ? await deflateAsync(rows, options) : deflateSync(rows, options);
-    return assemblePng(width, height, 6, idat);
+    return assemblePng(width, height, 6, offThread ? await deflateAsync(rows, options) : deflateSync(rows, options));
   } finally {
     if (spare.length < 2) spare.push(buffer);
   }

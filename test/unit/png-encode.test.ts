@@ -44,12 +44,3 @@ test('with an edge band, only pixels within the band are treated as translucent'
   const narrow = PNG.sync.read(await encodePng(Buffer.from(premultiplied), 80, 50, { edge: 1 }));
   assert.ok(!Buffer.from(narrow.data).equals(straight));
 });
-
-test('a large image (deflated in two halves) decodes to the same pixels, alone or beside another', async () => {
-  // 1000×1000 RGBA is 4 MB of scanlines: above the size that is split.
-  const { premultiplied, straight } = pixmap(1000, 1000);
-  const alone = await encodePng(Buffer.from(premultiplied), 1000, 1000);
-  assert.ok(Buffer.from(PNG.sync.read(alone).data).equals(straight));
-  const [a, b] = await Promise.all([1, 2].map(() => encodePng(Buffer.from(premultiplied), 1000, 1000, { offThread: true })));
-  assert.ok(a.equals(alone) && b.equals(alone), 'the same bytes however the card was drawn');
-});
