@@ -117,13 +117,19 @@ export class RenderPool {
     return slot;
   }
 
-  /** Terminates a worker and returns the jobs it had. */
-  private replace(slot: Slot): Job[] {
+  /** The jobs a worker holds, taken from it with their time limits stopped. */
+  private takeJobs(slot: Slot): Job[] {
     const jobs = [...slot.jobs.values()].map(({ job, timer }) => {
       clearTimeout(timer);
       return job;
     });
     slot.jobs.clear();
+    return jobs;
+  }
+
+  /** Terminates a worker and returns the jobs it had. */
+  private replace(slot: Slot): Job[] {
+    const jobs = this.takeJobs(slot);
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
     void slot.worker.terminate();
@@ -169,10 +175,7 @@ export class RenderPool {
     this.isClosed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('render pool closed'));
     const slots = this.slots.splice(0);
-    for (const s of slots) for (const { job, timer } of s.jobs.values()) {
-      clearTimeout(timer);
-      job.reject(new Error('render pool closed'));
-    }
+    for (const job of slots.flatMap((s) => this.takeJobs(s))) job.reject(new Error('render pool closed'));
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 }
