@@ -237,7 +237,7 @@ export class SqliteAccountStore implements AccountStore {
   async createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account> {
     const id = generateId('acc');
     this.stmt.insertAccount.run(id, input.email, input.plan, input.now, input.now);
-    this.forgetFoundKeys();
+    this.foundKeys.clear();
     return { id, email: input.email, plan: input.plan, anchor: input.now, createdAt: input.now };
   }
 
@@ -252,14 +252,14 @@ export class SqliteAccountStore implements AccountStore {
 
   async setPlan(id: string, plan: Plan, anchor: number): Promise<Account | null> {
     this.stmt.setPlan.run(plan, anchor, id);
-    this.forgetFoundKeys();
+    this.foundKeys.clear();
     return this.getAccount(id);
   }
 
   async createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord> {
     const id = generateId('key');
     this.stmt.insertKey.run(id, input.accountId, input.prefix, input.hash, input.now);
-    this.forgetFoundKeys();
+    this.foundKeys.clear();
     return { id, accountId: input.accountId, prefix: input.prefix, hash: input.hash, createdAt: input.now, revokedAt: null };
   }
 
@@ -269,7 +269,7 @@ export class SqliteAccountStore implements AccountStore {
 
   async revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null> {
     this.stmt.revokeKey.run(now, keyId);
-    this.forgetFoundKeys();
+    this.foundKeys.clear();
     const row = this.stmt.getKey.get(keyId) as KeyRow | undefined;
     return row ? toKey(row) : null;
   }
@@ -281,10 +281,6 @@ export class SqliteAccountStore implements AccountStore {
   // the service's CPU under Markdown load. Unknown keys are not kept, so guessing costs memory nothing.
   private readonly foundKeys = new Map<string, Readonly<{ key: ApiKeyRecord; account: Account }>>();
   private foundKeysVersion = -1;
-
-  private forgetFoundKeys(): void {
-    this.foundKeys.clear();
-  }
 
   async findKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null> {
     const version = this.stmt.dataVersion.get() as number;
@@ -313,7 +309,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   // Group commit: every charge, commit and refund issued while the event loop handles one batch of
-  // I/O is written in one IMMEDIATE transaction, each in its own savepoint and in call order. Under
+  // I/O is written in one IMMEDIATE transaction, in call order (runBatch below). Under
   // load this turns two WAL commits per request into one per batch: Markdown throughput was bound
   // by these commits. Each call still resolves only after its batch is committed, so callers see
   // no difference.
