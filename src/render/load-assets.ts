@@ -6,11 +6,14 @@ import { ImagePrep } from './image-prep.ts';
 
 const sharedPrep = new ImagePrep();
 
+/** The bytes of a card image for a box of `width`×`height` device pixels, or null (placeholder). */
+export type ImageSource = (url: string, width: number, height: number) => Promise<Buffer | null>;
+
 /**
- * Fetches every image the card draws and prepares it at the size it is drawn (device pixels;
- * null: placeholder). An image drawn twice is prepared once, for the larger box.
+ * Gets every image the card draws from `source` and prepares it at the size it is drawn (device
+ * pixels; null: placeholder). An image drawn twice is prepared once, for the larger box.
  */
-export async function loadAssets(post: Post, media: MediaFetcher, scale: number, prep: ImagePrep = sharedPrep): Promise<Assets> {
+export async function prepareAssets(post: Post, scale: number, source: ImageSource, prep: ImagePrep = sharedPrep): Promise<Assets> {
   const boxes = new Map<string, { width: number; height: number }>();
   for (const { url, width, height } of cardImages(post)) {
     const b = boxes.get(url);
@@ -21,9 +24,14 @@ export async function loadAssets(post: Post, media: MediaFetcher, scale: number,
     [...boxes].map(async ([url, box]) => {
       const w = Math.ceil(box.width * scale);
       const h = Math.ceil(box.height * scale);
-      const asset = await media.fetch(sizedMediaUrl(url, w));
-      assets.set(url, asset ? await prep.prepare(asset.bytes, w, h) : null);
+      const bytes = await source(url, w, h);
+      assets.set(url, bytes ? await prep.prepare(bytes, w, h) : null);
     }),
   );
   return assets;
+}
+
+/** The card's images fetched through the media cache, each at the width it is drawn. */
+export function loadAssets(post: Post, media: MediaFetcher, scale: number, prep: ImagePrep = sharedPrep): Promise<Assets> {
+  return prepareAssets(post, scale, async (url, width) => (await media.fetch(sizedMediaUrl(url, width)))?.bytes ?? null, prep);
 }

@@ -4,9 +4,9 @@
 // renders, 13 ms after 150 renders of other cards, 10 ms after 300). Warm-up posts are written
 // here with generated images: nothing is fetched and nothing depends on the samples folder.
 import type { Post } from '../sources/post.ts';
-import type { Assets, PreparedImage } from './assets.ts';
-import { cardImages } from './card.ts';
+import type { Assets } from './assets.ts';
 import { ImagePrep } from './image-prep.ts';
+import { prepareAssets } from './load-assets.ts';
 import sharp from './sharp-setup.ts';
 
 export interface WarmUpCard {
@@ -101,13 +101,8 @@ export async function loadWarmUpCards(scale: number): Promise<WarmUpCard[]> {
   const prep = new ImagePrep(16 * 1024 * 1024);
   return Promise.all(
     warmUpPosts().map(async (post) => {
-      const assets = new Map<string, PreparedImage | null>();
-      for (const [i, { url, width, height }] of cardImages(post).entries()) {
-        const w = Math.ceil(width * scale);
-        const h = Math.ceil(height * scale);
-        assets.set(url, await prep.prepare(await generatedImage(w, h, i + 3), w, h));
-      }
-      return { post, assets };
+      let seed = 3;
+      return { post, assets: await prepareAssets(post, scale, (_url, w, h) => generatedImage(w, h, seed++), prep) };
     }),
   );
 }
