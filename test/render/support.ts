@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { Resvg } from '@resvg/resvg-js';
 import pixelmatch from 'pixelmatch';
 import { PNG } from 'pngjs';
 import { systemClock } from '../../src/clock.ts';
@@ -35,6 +36,15 @@ export function pixelDifference(a: Buffer, b: Buffer): { ratio: number; diff: PN
   if (x.width !== y.width || x.height !== y.height) return { ratio: 1, diff };
   const n = pixelmatch(x.data, y.data, diff.data, x.width, x.height, { threshold: 0.1 });
   return { ratio: n / (x.width * x.height), diff };
+}
+
+/**
+ * Share of pixels by which a PNG the pipeline made (photos and avatars drawn by the photo layer)
+ * differs from resvg drawing the same card's SVG output whole, at 2x.
+ */
+export function differenceFromResvg(png: Buffer, svg: string): number {
+  const reference = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: false } }).render().asPng();
+  return pixelDifference(png, reference).ratio;
 }
 
 export const OUTPUT_DIR = path.resolve(import.meta.dirname, '..', '.output');
