@@ -71,8 +71,9 @@ export class Renderer {
     this.state = 'warming';
     try {
       const cards = await loadWarmUpCards(2);
-      // Mostly SVG: satori's JavaScript is what needs compiling, and an SVG is its cheapest use.
-      const formats: RenderFormat[] = ['svg', 'png', 'svg', 'html', 'svg'];
+      // Mostly SVG: satori's JavaScript is what needs compiling, and an SVG is its cheapest use
+      // (a warm-up PNG costs 3-5 SVGs, most of it in native raster and deflate code).
+      const formats: RenderFormat[] = ['svg', 'svg', 'png', 'svg', 'svg', 'svg', 'html', 'svg', 'svg', 'svg'];
       const deadline = performance.now() + budgetMs;
       let n = 0;
       while (performance.now() < deadline && !pool.closed) {
