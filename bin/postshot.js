@@ -1,4 +1,4 @@
-#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4 --single-threaded-gc
+#!/usr/bin/env -S MALLOC_ARENA_MAX=2 node --max-semi-space-size=4
 // MALLOC_ARENA_MAX=2: glibc gives every thread that allocates its own malloc arena and keeps what
 // is freed there. With the render worker, libuv's pool (deflate, resvg, sharp) and libvips' own
 // threads, that retained 50-60 MB of the service's peak under PNG load (2 cores: 421-461 MB
@@ -8,11 +8,8 @@
 // the request rate and the service's peak RSS with it: PNG then Markdown load at c=8 peaked at
 // 349-386 MB with 4 MB semi-spaces against 380-399 MB without the flag (459 MB at 16), at the
 // same Markdown throughput (scratch load test, 2 cores).
-// --single-threaded-gc: V8 collects on the thread that allocated instead of adding helper threads.
-// On 2 cores the helpers only took CPU from the other thread (the render worker's helpers from the
-// event loop and libuv's raster and deflate, and back): CPU per PNG under load fell from 42-46 to
-// 37-44 ms and PNG/s rose in each of 8 alternating pairs, for 8-15 MB more peak RSS (scratch load
-// test, bench posts, c=8).
+// Not --single-threaded-gc: it cut CPU per PNG under load by ~10 % on 2 cores, but peak RSS rose
+// 10-45 MB (one bench run at 404 MB), past the 400 MB budget.
 // `node bin/postshot.js` skips this line: set the variable and flag yourself when starting it that way.
 // The package runs its TypeScript sources through tsx: no build step between a clone and a server.
 import { register } from 'tsx/esm/api';
