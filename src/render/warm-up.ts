@@ -7,7 +7,8 @@ import type { Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { ImagePrep } from './image-prep.ts';
 import { prepareAssets } from './load-assets.ts';
-import { gradientPng } from '../util/png-encode.ts';
+import sharp from './sharp-setup.ts';
+import { gradientRgb } from '../util/png-encode.ts';
 
 export interface WarmUpCard {
   post: Post;
@@ -87,9 +88,11 @@ function warmUpPosts(): Post[] {
  * A gradient with soft circles, like the package's sample photos. Images must not be costly to
  * deflate: a textured one made each warm-up PNG a 2-4 MB file taking 240-320 ms, so 3 s of
  * warm-up drew 65 cards, most of that time in zlib rather than in the JavaScript being warmed.
+ * Encoded by libvips off the event loop at a low level: the image is decoded again right away.
  */
-function generatedImage(width: number, height: number, seed: number): Buffer {
-  return gradientPng(width, height, [(seed * 70) % 256, 120, 200], [240, (seed * 40) % 256, 90]);
+function generatedImage(width: number, height: number, seed: number): Promise<Buffer> {
+  const rgb = gradientRgb(width, height, [(seed * 70) % 256, 120, 200], [240, (seed * 40) % 256, 90]);
+  return sharp(rgb, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
 }
 
 /** The warm-up cards with their images prepared for `scale`, as the real pipeline prepares them. */
@@ -98,7 +101,7 @@ export async function loadWarmUpCards(scale: number): Promise<WarmUpCard[]> {
   return Promise.all(
     warmUpPosts().map(async (post) => {
       let seed = 3;
-      return { post, assets: await prepareAssets(post, scale, async (_url, w, h) => generatedImage(w, h, seed++), prep) };
+      return { post, assets: await prepareAssets(post, scale, (_url, w, h) => generatedImage(w, h, seed++), prep) };
     }),
   );
 }
