@@ -29,10 +29,10 @@ interface Slot {
 }
 
 /**
- * A worker is given a second card while it draws one: the first card's raster and deflate run on
- * libuv's threads (renderer.ts) while the worker lays the second out. On 2 cores this took PNG
- * throughput from 28 to 37 cards/s in one worker (scratch/tput.mts, bench posts), where a second
- * worker would have cost its own V8 heap (+140 MB).
+ * A worker is given a second card while it draws one: the first card's deflate runs on libuv's
+ * threads (renderer.ts) while the worker lays out and rasterizes the second. On 2 cores this took
+ * PNG throughput from 28 to 37 cards/s in one worker (scratch/tput.mts, bench posts; resvg then
+ * also ran on libuv's threads), where a second worker would have cost its own V8 heap (+140 MB).
  */
 const JOBS_PER_WORKER = 2;
 

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { renderAsync, Resvg } from '@resvg/resvg-js';
+import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import type { Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
@@ -108,9 +108,14 @@ function rasterizeSvgImages(svg: string, scale: number): string {
 }
 
 // Cards being drawn on this thread. A render worker takes a second card while the first one's
-// native part runs (pool.ts): resvg and deflate then go to libuv's threads so the worker's own
-// thread can lay out the next card meanwhile. Alone, a card does its native work inline, which
-// saves the two thread hand-offs (~2 ms on a photo card).
+// deflate runs on libuv's thread pool (pool.ts), so the worker's own thread lays out and
+// rasterizes the next card meanwhile. Alone, a card deflates inline, which saves the thread
+// hand-off. resvg itself always runs here: on libuv's threads each of up to four threads kept
+// its own freed pixmaps in resvg's allocator (peak RSS), and a pixmap freed on one thread was
+// new memory on the next. Inline, the worker reuses one pixmap's pages card after card
+// (bin/postshot.js keeps them 100 ms): PNG load at c=8 on 2 cores went from 29.7-30.1 to
+// 31.5-32.5 PNG/s and 50-51 to 44-45 ms of CPU per PNG, page faults from ~2,650 to ~180 per PNG,
+// at the same peak RSS (scratch load test, bench posts, alternating runs).
 let inProgress = 0;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -118,10 +123,11 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function svgToPng(svg: string, scale: number, lifted: LiftedPhoto[] = []): Promise<Buffer> {
   const { svg: rest, boxes } = takeMarkers(svg);
   const source = rasterizeSvgImages(rest, scale);
-  const options = { fitTo: { mode: 'zoom' as const, value: scale }, font: { loadSystemFonts: false } };
-  // A card that arrived meanwhile starts its layout now, so it can overlap with this one's raster.
+  // resvg's images and pixmaps are freed by finalizers that Node runs as immediates, after a
+  // garbage collection. A busy worker that never reached that phase between cards kept every
+  // pixmap it had drawn: peak RSS went past 2 GB under PNG load.
   await nextTurn();
-  const image = inProgress > 1 ? await renderAsync(source, options) : new Resvg(source, options).render();
+  const image = new Resvg(source, { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: false } }).render();
   const pixels = image.pixels;
   await drawPhotos(pixels, image.width, image.height, lifted, boxes, scale);
   // The card is an opaque rounded rectangle: only its outer corners and edges are translucent.
