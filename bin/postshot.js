@@ -8,7 +8,7 @@
 // on every render: ~2,600 page faults per PNG under load, and on this VM a fault sometimes cost
 // 6 µs instead of 1. Kept for 100 ms, the render worker reuses them for the next card (resvg runs
 // on the worker's thread for this: renderer.ts). With that, PNG load at c=8 on 2 cores took 44-45
-// instead of 50-51 ms of CPU per PNG at the same peak RSS; 30 ms was too short to keep them.
+// instead of 50-51 ms of CPU per PNG, at a lower peak RSS; 30 ms was too short to keep them.
 // mimalloc reads it when resvg loads; the render workers share this environment.
 // --max-semi-space-size=4: the main thread's young generation (the render workers set their own).
 // A request's garbage is small and short-lived; V8's default let the young generation grow with

@@ -114,8 +114,9 @@ function rasterizeSvgImages(svg: string, scale: number): string {
 // its own freed pixmaps in resvg's allocator (peak RSS), and a pixmap freed on one thread was
 // new memory on the next. Inline, the worker reuses one pixmap's pages card after card
 // (bin/postshot.js keeps them 100 ms): PNG load at c=8 on 2 cores went from 29.7-30.1 to
-// 31.5-32.5 PNG/s and 50-51 to 44-45 ms of CPU per PNG, page faults from ~2,650 to ~180 per PNG,
-// at the same peak RSS (scratch load test, bench posts, alternating runs).
+// 31.5-32.5 PNG/s and 50-51 to 44-45 ms of CPU per PNG, page faults from ~2,650 to ~180 per PNG
+// (scratch load test, bench posts, alternating runs); npm run bench peaked at 331-350 MB against
+// 368 MB.
 let inProgress = 0;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
