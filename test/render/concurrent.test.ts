@@ -45,8 +45,12 @@ test('a render worker kept busy with PNG cards releases each card\'s pixmaps', a
   const before = process.memoryUsage().rss;
   let peak = before;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-  await drawMany(100);
-  clearInterval(sampler);
+  try {
+    await drawMany(100);
+  } finally {
+    // A failed card must not leave the sampler holding the test process open.
+    clearInterval(sampler);
+  }
   const grewMb = (peak - before) / 2 ** 20;
   assert.ok(grewMb < 300, `RSS grew by ${grewMb.toFixed(0)} MB over 100 cards`);
 });
