@@ -10,7 +10,8 @@
 // on the worker's thread for this: renderer.ts). With that, PNG load at c=8 on 2 cores took 44-45
 // instead of 50-51 ms of CPU per PNG, at a lower peak RSS; 30 ms was too short to keep them.
 // mimalloc reads it when resvg loads; the render workers share this environment.
-// --max-semi-space-size=4: the main thread's young generation (the render workers set their own).
+// --max-semi-space-size=4: the main thread's young generation. V8 applies the flag to every isolate,
+// so the render pool clears it before it starts a worker, which sets its own (pool.ts).
 // A request's garbage is small and short-lived; V8's default let the young generation grow with
 // the request rate and the service's peak RSS with it: PNG then Markdown load at c=8 peaked at
 // 349-386 MB with 4 MB semi-spaces against 380-399 MB without the flag (459 MB at 16), at the

@@ -1,4 +1,5 @@
 import os from 'node:os';
+import v8 from 'node:v8';
 import { Worker } from 'node:worker_threads';
 import type { Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
@@ -83,6 +84,9 @@ export class RenderPool {
     // die young. The old-generation cap also sets how far V8 lets that generation grow between
     // full collections (×1.3 of the live size under 256 MB, ×4 from 2 GB): the live heap is
     // ~30 MB, and at ×4 the same 2-core load ran 45.6 PNG/s instead of 37.5 for 59 MB more RSS.
+    // V8 applies --max-semi-space-size (bin/postshot.js sets it for the event loop) to every
+    // isolate, over a worker's resourceLimits. The flag is only read when an isolate is made.
+    v8.setFlagsFromString('--max-semi-space-size=0');
     const worker = new Worker(this.script(), {
       resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 2048 },
     });

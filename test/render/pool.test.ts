@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { RenderPool, RenderTimeoutError } from '../../src/render/pool.ts';
 import type { Post } from '../../src/sources/post.ts';
@@ -50,4 +52,14 @@ test('close() fails queued and in-flight cards', async () => {
   await pool.close();
   for (const outcome of await Promise.all(held)) assert.match(String(outcome), /render pool closed/);
   await assert.rejects(job(pool, 'after'), /render pool closed/);
+});
+
+test("render workers keep their own young generation when the process caps the main thread's (--max-semi-space-size)", () => {
+  // V8 applies that flag to every isolate, over a worker's resourceLimits (pool.ts says why a
+  // render worker wants a larger young generation); bin/postshot.js sets it for the event loop.
+  const script = fileURLToPath(new URL('./workers/young-generation.ts', import.meta.url));
+  const run = spawnSync(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', script], { encoding: 'utf8' });
+  assert.equal(run.status, 0, run.stderr);
+  const mb = Number(run.stdout.trim());
+  assert.ok(mb > 8, `a render worker's young generation grew to ${mb} MB: capped by the main thread's flag`);
 });

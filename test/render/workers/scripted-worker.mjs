@@ -1,7 +1,20 @@
 // A render worker that speaks the pool's protocol but follows the post's text instead of drawing:
 // "hang" never answers, "fail" answers with an error, "crash" throws out of the worker; anything
 // else answers after `delay` ms with the text and how many jobs this worker held at once.
+// "young" answers with the size its young generation grows to under a render-like load (MB).
+import v8 from 'node:v8';
 import { parentPort } from 'node:worker_threads';
+
+function growYoungGeneration() {
+  // Many short-lived objects with a large share surviving one scavenge: V8 grows the young
+  // generation to its limit.
+  let keep = [];
+  for (let i = 0; i < 6e6; i++) {
+    keep.push({ i });
+    if (keep.length > 200_000) keep = [];
+  }
+  return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / (1 << 20);
+}
 
 let held = 0;
 parentPort.on('message', async (task) => {
@@ -10,6 +23,10 @@ parentPort.on('message', async (task) => {
   const text = task.post.text;
   if (text === 'hang') return;
   if (text === 'crash') throw new Error('worker crashed');
+  if (text === 'young') {
+    const bytes = new TextEncoder().encode(String(growYoungGeneration()));
+    return parentPort.postMessage({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
+  }
   await new Promise((resolve) => setTimeout(resolve, task.post.delay ?? 20));
   held--;
   if (text === 'fail') return parentPort.postMessage({ id: task.id, ok: false, error: 'failed on purpose' });
