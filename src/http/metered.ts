@@ -123,6 +123,13 @@ export class Meter {
     return outcome.reservation;
   }
 
+  /** Charges `amount` credits outright (reserved and committed together); false when they are not there. */
+  async charge(amount: number): Promise<boolean> {
+    const outcome = await this.c.quota.charge(this.caller.account, amount, { requestId: this.requestId, endpoint: this.endpoint });
+    this.last = outcome.usage;
+    return outcome.ok;
+  }
+
   /** Returns `amount` credits of an open reservation. */
   async refund(reservation: Reservation, amount: number): Promise<void> {
     const given = await this.c.quota.refund(reservation, amount);
@@ -148,6 +155,12 @@ export interface MeteredWork<T> {
   cost: number;
   /** Runs after authentication, before any charge: throw a ProblemError to refuse for free. */
   validate?: (caller: Caller) => void;
+  /**
+   * The result when it is already in hand without upstream or render work (a cached post or
+   * render), else undefined. Then its credits are reserved and committed in one write instead of
+   * two; when they are not there the result is dropped and nothing is charged.
+   */
+  inHand?: () => Promise<T | undefined>;
   work: (meter: Meter) => Promise<T>;
 }
 
@@ -165,12 +178,16 @@ async function runInMeter<T>(c: Container, request: FastifyRequest, reply: Fasti
   const meter = new Meter(c, caller, request.id, options.endpoint);
   try {
     options.validate?.(caller);
-    if (options.cost > 0 && !(await meter.reserve(options.cost))) {
-      throw new ProblemError(
-        'quota_exceeded',
-        `The ${caller.account.plan} plan's quota is used up${caller.account.plan === 'free' ? '' : ' for this period'}.`,
-      );
+    const quotaExceeded = () =>
+      new ProblemError('quota_exceeded', `The ${caller.account.plan} plan's quota is used up${caller.account.plan === 'free' ? '' : ' for this period'}.`);
+    if (options.cost > 0 && options.inHand) {
+      const ready = await options.inHand();
+      if (ready !== undefined) {
+        if (!(await meter.charge(options.cost))) throw quotaExceeded();
+        return ready;
+      }
     }
+    if (options.cost > 0 && !(await meter.reserve(options.cost))) throw quotaExceeded();
     const result = await options.work(meter);
     await meter.commitAll();
     return result;

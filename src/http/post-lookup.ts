@@ -1,4 +1,5 @@
 import type { Container } from '../container.ts';
+import type { PostOutcome } from '../sources/interface.ts';
 import type { Post } from '../sources/post.ts';
 import { parsePostId } from '../sources/post-id.ts';
 import { ProblemError } from './problem.ts';
@@ -10,9 +11,21 @@ export function requirePostId(raw: string | undefined): string {
   return parsed.id;
 }
 
+/**
+ * The post when the cache holds it, with no upstream request; undefined when it is not cached. A
+ * post cached as missing is the 404 at once, before anything is reserved.
+ */
+export async function cachedPost(c: Container, id: string): Promise<Post | undefined> {
+  const hit = await c.posts.getCached(id);
+  return hit ? postOrProblem(hit, id) : undefined;
+}
+
 /** Loads a post or throws the matching problem (404 / 502 / 504). */
 export async function requirePost(c: Container, id: string): Promise<Post> {
-  const outcome = await c.posts.getPost(id);
+  return postOrProblem(await c.posts.getPost(id), id);
+}
+
+function postOrProblem(outcome: PostOutcome, id: string): Post {
   switch (outcome.kind) {
     case 'found':
       return outcome.post;

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.ts';
-import type { Account, AccountStore } from '../storage/accounts/interface.ts';
+import type { Account, AccountStore, ReserveResult } from '../storage/accounts/interface.ts';
 import { computePeriod } from './period.ts';
 import { PLANS } from './plans.ts';
 
@@ -58,17 +58,26 @@ export class QuotaService {
     amount: number,
     meta: { requestId: string; endpoint: string; partial?: boolean },
   ): Promise<ReserveOutcome> {
+    const { requestId, endpoint, partial = false } = meta;
+    return this.take(account, (req) => this.store.reserve({ ...req, amount, partial, requestId, endpoint }));
+  }
+
+  /**
+   * Reserves and commits `amount` credits at once, all-or-nothing: for a result already in hand
+   * (a cached post or render), which cannot fail between the two.
+   */
+  async charge(account: Account, amount: number, meta: { requestId: string; endpoint: string }): Promise<ReserveOutcome> {
+    const { requestId, endpoint } = meta;
+    return this.take(account, (req) => this.store.charge({ ...req, amount, requestId, endpoint }));
+  }
+
+  /** Runs a store call for the account's current period and reads its result as an outcome. */
+  private async take(
+    account: Account,
+    call: (req: { accountId: string; periodStart: number; limit: number; now: number }) => Promise<ReserveResult>,
+  ): Promise<ReserveOutcome> {
     const period = this.periodOf(account);
-    const result = await this.store.reserve({
-      accountId: account.id,
-      periodStart: period.start,
-      limit: PLANS[account.plan].credits,
-      amount,
-      partial: meta.partial ?? false,
-      requestId: meta.requestId,
-      endpoint: meta.endpoint,
-      now: this.clock(),
-    });
+    const result = await call({ accountId: account.id, periodStart: period.start, limit: PLANS[account.plan].credits, now: this.clock() });
     const usage = this.usageOf(account, result.used, period);
     if (!result.ok) return { ok: false, reason: 'quota_exceeded', usage };
     return { ok: true, reservation: { id: result.reservationId, granted: result.granted }, usage };

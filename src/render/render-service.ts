@@ -37,18 +37,39 @@ export class Renderer {
     this.cache = new ByteLru(options.cacheBytes, (r) => (r.bytes.length > options.cacheBytes / 4 ? Number.POSITIVE_INFINITY : r.bytes.length));
   }
 
-  private key(post: Post, options: RenderOptions, scale: number): string {
-    return createHash('sha256').update(JSON.stringify(post)).update(`|${options.format}|${options.theme}|${scale}`).digest('base64');
+  // The in-process post cache hands out the same Post object until the post expires (posts are
+  // never modified after normalizing), so its output keys are kept beside it: a cached screenshot
+  // then costs no serializing and hashing of the post.
+  private readonly keys = new WeakMap<Post, Map<string, string>>();
+
+  /** The output-cache key of a post and options, or null when the cache is off. */
+  private keyOf(post: Post, options: RenderOptions, scale: number): string | null {
+    if (this.options.cacheBytes <= 0) return null;
+    const variant = `|${options.format}|${options.theme}|${scale}`;
+    let byVariant = this.keys.get(post);
+    if (!byVariant) this.keys.set(post, (byVariant = new Map()));
+    let key = byVariant.get(variant);
+    if (key === undefined) byVariant.set(variant, (key = createHash('sha256').update(JSON.stringify(post)).update(variant).digest('base64')));
+    return key;
+  }
+
+  /** The output kept from an earlier render of this post with these options, if any: nothing is drawn. */
+  cached(post: Post, options: RenderOptions): Rendered | undefined {
+    return this.lookUp(this.keyOf(post, options, options.scale ?? 2));
+  }
+
+  private lookUp(key: string | null): Rendered | undefined {
+    if (key === null) return undefined;
+    const hit = this.cache.get(key);
+    if (hit) this.stats.cacheHits++;
+    return hit;
   }
 
   async render(post: Post, options: RenderOptions): Promise<Rendered> {
     const scale = options.scale ?? 2;
-    const key = this.key(post, options, scale);
-    const hit = this.cache.get(key);
-    if (hit) {
-      this.stats.cacheHits++;
-      return hit;
-    }
+    const key = this.keyOf(post, options, scale);
+    const hit = this.lookUp(key);
+    if (hit) return hit;
     const assets = await loadAssets(post, this.media, scale);
     const job = { ...options, scale };
     // Without workers (CLI) the renderer loads here; with them, satori and resvg stay out of the
@@ -56,7 +77,7 @@ export class Renderer {
     const out = this.pool ? await this.pool.run(post, assets, job) : await (await import('./renderer.ts')).renderCard(post, assets, job);
     this.stats.rendered++;
     // A card drawn with a placeholder is not kept: the image may load next time.
-    if (![...assets.values()].includes(null)) this.cache.set(key, out);
+    if (key !== null && ![...assets.values()].includes(null)) this.cache.set(key, out);
     return out;
   }
 

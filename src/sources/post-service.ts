@@ -12,6 +12,11 @@ export class PostService {
     private readonly ttlMs: number,
   ) {}
 
+  /** The cached outcome for `id`, without loading it: null when it is not cached. */
+  getCached(id: string): Promise<CachedPost | null> {
+    return this.cache.get(id);
+  }
+
   async getPost(id: string): Promise<PostOutcome> {
     const hit = await this.cache.get(id);
     if (hit) return hit;

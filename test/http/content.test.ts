@@ -18,6 +18,46 @@ test('single content: Markdown, quota headers, one credit', async (t) => {
   assert.ok(res.body.trimEnd().endsWith(`https://x.com/postshot_samples/status/${TEXT_POST}`));
 });
 
+test('a cached post is charged in one step: concurrent requests never overspend, refusals cost nothing, each credit is a committed ledger row', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey, accountId } = await h.account('free');
+  const get = () => h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': apiKey } });
+  // The first request loads the post (reserve, fetch, commit); the rest find it in the cache.
+  assert.equal((await get()).statusCode, 200);
+  const responses = await Promise.all(Array.from({ length: 60 }, get));
+  const ok = responses.filter((r) => r.statusCode === 200);
+  assert.equal(ok.length, 49);
+  for (const r of responses.filter((x) => x.statusCode !== 200)) {
+    assertProblem(r, 403, 'quota_exceeded');
+    assert.equal(r.headers['x-quota-remaining'], '0');
+  }
+  assert.ok(ok.every((r) => r.body === ok[0].body && r.body.includes('Shipping day')));
+  // Remaining after each success: every value from 48 down to 0, once.
+  assert.deepEqual(ok.map((r) => Number(r.headers['x-quota-remaining'])).sort((a, b) => b - a), Array.from({ length: 49 }, (_, i) => 48 - i));
+  const ledger = await h.c.accounts.ledger(accountId);
+  assert.deepEqual([ledger.length, ledger.every((row) => row.kind === 'charge' && row.status === 'committed' && row.amount === 1)], [50, true]);
+  assert.equal((await h.c.quota.usage((await h.c.accounts.getAccount(accountId))!)).used, 50);
+  // Committed use crossed each threshold once: one e-mail each.
+  assert.deepEqual((await h.c.accounts.listOutbox(accountId)).map((m) => m.threshold), [50, 70, 90, 100]);
+});
+
+test('a post cached as missing is 404 again at once: no reservation, no ledger rows, quota unchanged', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey, accountId } = await h.account('pro');
+  const get = (path: string) => h.app.inject({ url: path, headers: { 'x-api-key': apiKey } });
+  const first = await get('/api/v1/content/1234567');
+  assertProblem(first, 404, 'post_not_found');
+  // The first answer asked the sources: its credit was reserved, then refunded.
+  assert.deepEqual((await h.c.accounts.ledger(accountId)).map((r) => r.kind), ['charge', 'refund']);
+  for (const path of ['/api/v1/content/1234567', '/api/v1/screenshot/1234567?format=png']) {
+    const again = await get(path);
+    assertProblem(again, 404, 'post_not_found');
+    assert.equal(again.json().detail, first.json().detail);
+    assert.equal(again.headers['x-quota-remaining'], '300');
+  }
+  assert.equal((await h.c.accounts.ledger(accountId)).length, 2);
+});
+
 test('single content accepts post URLs, encoded or not', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const { apiKey } = await h.account('pro');

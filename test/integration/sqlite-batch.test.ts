@@ -113,3 +113,34 @@ test('reservations grant the same whether the counter exists or not; commits cou
   const outbox = await store.listOutbox(account.id);
   assert.deepEqual(outbox.map((m) => m.threshold), [50]);
 });
+
+test('charges (reserve and commit at once) in one batch against 60 credits: the first 60 in call order, committed, each threshold once', async (t) => {
+  const store = openStore(t);
+  const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
+  const charge = (i: number) => store.charge({ accountId: account.id, periodStart: 0, limit: 60, amount: 1, requestId: `r${i}`, endpoint: 'content', now: 1000 + i });
+  // The first has no counter for the period yet, the rest of the batch does.
+  const results = await Promise.all(Array.from({ length: 100 }, (_, i) => charge(i)));
+  assert.deepEqual(results.map((r) => r.ok), [...Array(60).fill(true), ...Array(40).fill(false)]);
+  assert.deepEqual(results.slice(0, 60).map((r) => r.used), Array.from({ length: 60 }, (_, i) => i + 1));
+  assert.ok(results.slice(60).every((r) => r.used === 60));
+  const ledger = await store.ledger(account.id);
+  assert.deepEqual(new Set(ledger.map((r) => `${r.kind}:${r.status}:${r.amount}`)), new Set(['charge:committed:1']));
+  assert.deepEqual(ledger.map((r) => r.requestId), Array.from({ length: 60 }, (_, i) => `r${i}`));
+  assert.equal(await store.getUsed(account.id, 0), 60);
+  assert.deepEqual((await store.listOutbox(account.id)).map((m) => m.threshold), [50, 70, 90, 100]);
+  // Nothing is left pending for the abandoned-charge sweep to refund.
+  assert.equal(await store.refundAbandoned(Number.MAX_SAFE_INTEGER, 9000), 0);
+  assert.equal(await store.getUsed(account.id, 0), 60);
+});
+
+test('a charge and a reservation of the same account share one counter', async (t) => {
+  const store = openStore(t);
+  const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
+  const reserved = await store.reserve({ ...reserveOne(account.id, 0), limit: 3, amount: 2 });
+  assert.ok(reserved.ok);
+  const charged = await store.charge({ accountId: account.id, periodStart: 0, limit: 3, amount: 2, requestId: 'c', endpoint: 'content', now: 1500 });
+  assert.deepEqual(charged, { ok: false, used: 2 });
+  assert.equal(await store.refund(reserved.reservationId, null, 2000), 2);
+  const again = await store.charge({ accountId: account.id, periodStart: 0, limit: 3, amount: 2, requestId: 'c2', endpoint: 'content', now: 2500 });
+  assert.deepEqual([again.ok, again.used], [true, 2]);
+});

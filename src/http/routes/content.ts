@@ -5,7 +5,7 @@ import { DEFAULT_MARKDOWN_OPTIONS, type MarkdownOptions } from '../../markdown/r
 import type { PostOutcome } from '../../sources/interface.ts';
 import { parsePostId } from '../../sources/post-id.ts';
 import { runMetered, type Meter } from '../metered.ts';
-import { requirePost, requirePostId } from '../post-lookup.ts';
+import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
 
@@ -99,6 +99,10 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
       validate: () => {
         options = readOptions(request.query);
         id = requirePostId((request.params as { '*': string })['*']);
+      },
+      inHand: async () => {
+        const post = await cachedPost(c, id);
+        return post && renderMarkdownOnce(post, options);
       },
       work: async () => renderMarkdownOnce(await requirePost(c, id), options),
     });

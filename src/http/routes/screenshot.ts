@@ -1,17 +1,24 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { PLANS } from '../../quota/plans.ts';
-import type { RenderFormat } from '../../render/renderer.ts';
+import type { RenderFormat, Rendered } from '../../render/renderer.ts';
 import type { ThemeName } from '../../render/theme.ts';
-import { IMAGE_KEY } from '../../storage/images/interface.ts';
+import type { Post } from '../../sources/post.ts';
+import { IMAGE_KEY, type StoredImage } from '../../storage/images/interface.ts';
 import { runMetered } from '../metered.ts';
-import { requirePost, requirePostId } from '../post-lookup.ts';
+import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { ProblemError, sendProblem } from '../problem.ts';
 import { readEnum, rejectUnknownQuery } from '../query.ts';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
 const THEMES = ['light', 'dark'] as const;
 const RETURN_TYPES = ['buffer', 'url'] as const;
+
+interface Shot {
+  rendered: Rendered;
+  /** With returnType=url: where the image was stored. */
+  stored?: StoredImage;
+}
 
 // Served documents may not run or load anything, whoever opens them.
 const DOCUMENT_CSP = "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
@@ -22,7 +29,9 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
     let format: RenderFormat = 'svg';
     let theme: ThemeName = 'light';
     let returnType: 'buffer' | 'url' = 'buffer';
-    const result = await runMetered(c, request, reply, {
+    // A post the cache held whose render it did not: drawn without reading the cache again.
+    let post: Post | undefined;
+    const result = await runMetered<Shot>(c, request, reply, {
       style: 'screenshot',
       endpoint: 'screenshot',
       cost: 1,
@@ -36,9 +45,15 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
           throw new ProblemError('plan_restricted', 'Hosted image URLs (returnType=url) need a paid plan; use returnType=buffer or upgrade.');
         }
       },
+      inHand: async () => {
+        // A hosted URL means a store write, which can fail: that goes the reserve-then-commit way.
+        if (returnType !== 'buffer') return undefined;
+        post = await cachedPost(c, id);
+        const rendered = post && c.renderer.cached(post, { format, theme });
+        return rendered && { rendered };
+      },
       work: async () => {
-        const post = await requirePost(c, id);
-        const rendered = await c.renderer.render(post, { format, theme });
+        const rendered = await c.renderer.render(post ?? (await requirePost(c, id)), { format, theme });
         if (returnType === 'buffer') return { rendered };
         const stored = await c.images.put(rendered.bytes, format, rendered.contentType);
         return { rendered, stored };

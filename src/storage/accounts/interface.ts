@@ -80,6 +80,11 @@ export interface AccountStore extends OutboxStore {
   getUsed(accountId: string, periodStart: number): Promise<number>;
   /** Atomically checks `used + amount <= limit` and records a pending charge. */
   reserve(req: ReserveRequest): Promise<ReserveResult>;
+  /**
+   * Reserve and commit in one atomic step, all-or-nothing: for a request whose result is already
+   * in hand, so nothing can fail between the two. Records the threshold notifications it causes.
+   */
+  charge(req: Omit<ReserveRequest, 'partial'>): Promise<ReserveResult>;
   /** Marks a pending charge as earned. Idempotent. */
   commit(reservationId: string, now: number): Promise<void>;
   /** Returns `amount` credits of a reservation (all of it by default). Idempotent per reservation when whole. */

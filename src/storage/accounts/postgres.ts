@@ -78,6 +78,20 @@ export async function openPostgresStore(url: string): Promise<PostgresAccountSto
 
 type Client = pg.PoolClient;
 
+const SELECT_USED = 'SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2';
+const usedOf = (r: pg.QueryResult): number => (r.rows[0] ? Number(r.rows[0].used) : 0);
+
+/** The threshold e-mails a move of committed credits from `before` to `after` causes, in the caller's transaction. */
+async function recordNotices(c: Client, accountId: string, periodStart: number, before: number, after: number, limit: number, now: number): Promise<void> {
+  for (const threshold of thresholdsCrossed(before, after, limit)) {
+    await c.query(
+      `INSERT INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT DO NOTHING`,
+      [generateId('msg'), accountId, periodStart, threshold, after, limit, now],
+    );
+  }
+}
+
 export class PostgresAccountStore implements AccountStore {
   readonly kind = 'postgres' as const;
 
@@ -175,8 +189,7 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async getUsed(accountId: string, periodStart: number): Promise<number> {
-    const { rows } = await this.q('SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2', [accountId, periodStart]);
-    return rows[0] ? Number(rows[0].used) : 0;
+    return usedOf(await this.q(SELECT_USED, [accountId, periodStart]));
   }
 
   async reserve(req: ReserveRequest): Promise<ReserveResult> {
@@ -199,6 +212,36 @@ export class PostgresAccountStore implements AccountStore {
     });
   }
 
+  async charge(req: Omit<ReserveRequest, 'partial'>): Promise<ReserveResult> {
+    if (!(req.amount > 0)) throw new RangeError(`a charge must be positive, got ${req.amount}`);
+    return this.tx(async (c) => {
+      // The conditional update takes the counter's row lock: concurrent charges of one account
+      // queue on it across every instance, and none overspends.
+      const take = () =>
+        c.query(
+          `UPDATE usage_counters SET used = used + $1, committed = committed + $1
+             WHERE account_id = $2 AND period_start = $3 AND used + $1 <= $4 RETURNING used, committed`,
+          [req.amount, req.accountId, req.periodStart, req.limit],
+        );
+      let taken = await take();
+      if (taken.rows.length === 0) {
+        // No counter for this period yet, or too few credits left.
+        await c.query('INSERT INTO usage_counters (account_id, period_start) VALUES ($1, $2) ON CONFLICT DO NOTHING', [req.accountId, req.periodStart]);
+        taken = await take();
+        if (taken.rows.length === 0) return { ok: false, used: usedOf(await c.query(SELECT_USED, [req.accountId, req.periodStart])) };
+      }
+      const id = generateId('chg');
+      await c.query(
+        `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
+         VALUES ($1, $2, $3, 'charge', $4, 'committed', $5, $6, $7, $8)`,
+        [id, req.accountId, req.periodStart, req.amount, req.limit, req.requestId, req.endpoint, req.now],
+      );
+      const committed = Number(taken.rows[0].committed);
+      await recordNotices(c, req.accountId, req.periodStart, committed - req.amount, committed, req.limit, req.now);
+      return { ok: true, reservationId: id, granted: req.amount, used: Number(taken.rows[0].used) };
+    });
+  }
+
   async commit(reservationId: string, now: number): Promise<void> {
     await this.tx(async (c) => {
       const { rows } = await c.query("SELECT * FROM ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE", [reservationId]);
@@ -212,13 +255,7 @@ export class PostgresAccountStore implements AccountStore {
         [net, ch.account_id, ch.period_start],
       );
       const committed = Number(counter.rows[0].committed);
-      for (const threshold of thresholdsCrossed(committed - net, committed, Number(ch.quota_limit))) {
-        await c.query(
-          `INSERT INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT DO NOTHING`,
-          [generateId('msg'), ch.account_id, ch.period_start, threshold, committed, ch.quota_limit, now],
-        );
-      }
+      await recordNotices(c, ch.account_id, Number(ch.period_start), committed - net, committed, Number(ch.quota_limit), now);
     });
   }
 

@@ -190,6 +190,11 @@ export class SqliteAccountStore implements AccountStore {
         `UPDATE usage_counters SET used = used + @amount
            WHERE account_id = @accountId AND period_start = @periodStart AND used + @amount <= @limit RETURNING used`,
       ),
+      // A charge whose result is already in hand: reserved and committed at once.
+      takeAndCommit: db.prepare(
+        `UPDATE usage_counters SET used = used + @amount, committed = committed + @amount
+           WHERE account_id = @accountId AND period_start = @periodStart AND used + @amount <= @limit RETURNING used, committed`,
+      ),
       addCommitted: db.prepare(
         'UPDATE usage_counters SET committed = committed + ? WHERE account_id = ? AND period_start = ? RETURNING committed',
       ),
@@ -200,7 +205,7 @@ export class SqliteAccountStore implements AccountStore {
       ),
       insertCharge: db.prepare(
         `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
-         VALUES (?, ?, ?, 'charge', ?, 'pending', ?, ?, ?, ?)`,
+         VALUES (?, ?, ?, 'charge', ?, ?, ?, ?, ?, ?)`,
       ),
       insertRefund: db.prepare(
         `INSERT INTO ledger (id, account_id, period_start, kind, amount, request_id, endpoint, ref_id, created_at)
@@ -390,8 +395,31 @@ export class SqliteAccountStore implements AccountStore {
 
   private recordCharge(req: ReserveRequest, granted: number, used: number): ReserveResult {
     const id = generateId('chg');
-    this.stmt.insertCharge.run(id, req.accountId, req.periodStart, granted, req.limit, req.requestId, req.endpoint, req.now);
+    this.stmt.insertCharge.run(id, req.accountId, req.periodStart, granted, 'pending', req.limit, req.requestId, req.endpoint, req.now);
     return { ok: true, reservationId: id, granted, used };
+  }
+
+  private chargeNow(req: Omit<ReserveRequest, 'partial'>): ReserveResult {
+    if (!(req.amount > 0)) throw new RangeError(`a charge must be positive, got ${req.amount}`);
+    const params = { amount: req.amount, accountId: req.accountId, periodStart: req.periodStart, limit: req.limit };
+    let taken = this.stmt.takeAndCommit.get(params) as { used: number; committed: number } | undefined;
+    if (!taken) {
+      // No counter for this period yet, or too few credits left.
+      this.stmt.ensureCounter.run(req.accountId, req.periodStart);
+      taken = this.stmt.takeAndCommit.get(params) as { used: number; committed: number } | undefined;
+      if (!taken) return { ok: false, used: (this.stmt.getCounter.get(req.accountId, req.periodStart) as { used: number }).used };
+    }
+    const id = generateId('chg');
+    this.stmt.insertCharge.run(id, req.accountId, req.periodStart, req.amount, 'committed', req.limit, req.requestId, req.endpoint, req.now);
+    this.recordNotices(req.accountId, req.periodStart, taken.committed - req.amount, taken.committed, req.limit, req.now);
+    return { ok: true, reservationId: id, granted: req.amount, used: taken.used };
+  }
+
+  /** The threshold e-mails a move of committed credits from `before` to `after` causes, in the same transaction. */
+  private recordNotices(accountId: string, periodStart: number, before: number, after: number, limit: number, now: number): void {
+    for (const threshold of thresholdsCrossed(before, after, limit)) {
+      this.stmt.insertOutbox.run(generateId('msg'), accountId, periodStart, threshold, after, limit, now, now);
+    }
   }
 
   private commitNow(reservationId: string, now: number): void {
@@ -400,9 +428,7 @@ export class SqliteAccountStore implements AccountStore {
     const net = c.amount - c.refunded;
     if (net <= 0) return;
     const { committed } = this.stmt.addCommitted.get(net, c.account_id, c.period_start) as { committed: number };
-    for (const threshold of thresholdsCrossed(committed - net, committed, c.quota_limit)) {
-      this.stmt.insertOutbox.run(generateId('msg'), c.account_id, c.period_start, threshold, committed, c.quota_limit, now, now);
-    }
+    this.recordNotices(c.account_id, c.period_start, committed - net, committed, c.quota_limit, now);
   }
 
   private refundNow(reservationId: string, amount: number | null, now: number): number {
@@ -420,6 +446,10 @@ export class SqliteAccountStore implements AccountStore {
 
   reserve(req: ReserveRequest): Promise<ReserveResult> {
     return this.write(() => this.reserveNow(req));
+  }
+
+  charge(req: Omit<ReserveRequest, 'partial'>): Promise<ReserveResult> {
+    return this.write(() => this.chargeNow(req));
   }
 
   commit(reservationId: string, now: number): Promise<void> {
