@@ -22,9 +22,18 @@ export class PostService {
     if (hit) return hit;
     return this.flight.run(
       `post:${id}`,
-      () => this.load(id),
+      () => this.loadUnlessCached(id),
       async () => this.cache.get(id),
     );
+  }
+
+  /**
+   * Our miss above may have come just before another caller's load finished and let go of the
+   * flight (in this process, or another instance's Redis lock): read the cache again once we
+   * lead, or the post is fetched twice.
+   */
+  private async loadUnlessCached(id: string): Promise<PostOutcome> {
+    return (await this.cache.get(id)) ?? this.load(id);
   }
 
   private async load(id: string): Promise<PostOutcome> {

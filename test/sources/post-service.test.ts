@@ -1,15 +1,21 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
+import type { Redis } from 'ioredis';
 import { systemClock } from '../../src/clock.ts';
 import { FxTwitterSource } from '../../src/sources/fxtwitter/source.ts';
 import { checkMediaUrl, guardedLookup, isPublicAddress, MediaFetcher, sizedMediaUrl } from '../../src/sources/media.ts';
 import { PostService } from '../../src/sources/post-service.ts';
 import { startFixtureServer, type Fault, type FixtureServer } from '../../src/sources/fixture-server.ts';
 import { SyndicationSource } from '../../src/sources/syndication/source.ts';
+import type { PostCache } from '../../src/storage/cache/interface.ts';
 import { MemoryPostCache, MemorySingleFlight } from '../../src/storage/cache/memory.ts';
+import { RedisPostCache, RedisSingleFlight } from '../../src/storage/cache/redis.ts';
+import { createRedis } from '../../src/storage/redis-client.ts';
 import { SAMPLES_DIR, SHARED_FIXTURES } from '../fixtures.ts';
+import { REDIS_URL } from '../scaled.ts';
 
 const TIMEOUT = 400;
 
@@ -93,6 +99,71 @@ test('single-flight: 50 concurrent requests for one post make one upstream reque
   const results = await Promise.all(Array.from({ length: 50 }, () => service.getPost('1900000000000000013')));
   assert.ok(results.every((r) => r.kind === 'found'));
   assert.equal(fixture.count('fxtwitter', '1900000000000000013'), 1);
+});
+
+/**
+ * A cache whose first read is held after it misses, until `release`: that caller's miss then
+ * comes before another caller's load, and its single-flight after that load has finished.
+ */
+function holdFirstMiss(cache: PostCache) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let missed!: () => void;
+  const firstMissed = new Promise<void>((r) => (missed = r));
+  let first = true;
+  const held: PostCache = {
+    async get(id) {
+      const value = await cache.get(id);
+      if (first && value === null) {
+        first = false;
+        missed();
+        await released;
+      }
+      return value;
+    },
+    set: (id, value, ttlMs) => cache.set(id, value, ttlMs),
+    ping: () => cache.ping(),
+    close: () => cache.close(),
+  };
+  return { cache: held, firstMissed, release };
+}
+
+async function assertLateCallerReadsTheCache(fixture: FixtureServer, late: PostService, early: PostService, firstMissed: Promise<void>, release: () => void) {
+  const id = '1900000000000000013';
+  const lateCall = late.getPost(id);
+  await firstMissed;
+  const earlyResult = await early.getPost(id);
+  assert.equal(earlyResult.kind, 'found');
+  release();
+  const lateResult = await lateCall;
+  assert.equal(lateResult.kind === 'found' && lateResult.post.id, id);
+  assert.equal(fixture.count('fxtwitter', id), 1, 'the caller that missed before the load finished takes the cached post');
+}
+
+test('single-flight: a caller whose cache miss came before a load finished does not load again (one process)', async (t) => {
+  const fixture = await startFixtureServer({ roots: [SAMPLES_DIR] });
+  t.after(() => fixture.close());
+  const sources = [new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, TIMEOUT)];
+  const { cache, firstMissed, release } = holdFirstMiss(new MemoryPostCache(systemClock));
+  const service = new PostService(sources, cache, new MemorySingleFlight(), 60_000);
+  await assertLateCallerReadsTheCache(fixture, service, service, firstMissed, release);
+});
+
+test('single-flight: a caller whose cache miss came before a load finished does not load again (two instances on Redis)', async (t) => {
+  const fixture = await startFixtureServer({ roots: [SAMPLES_DIR] });
+  t.after(() => fixture.close());
+  const sources = [new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, TIMEOUT)];
+  const prefix = `t:${randomBytes(6).toString('hex')}:`;
+  const clients = [createRedis(REDIS_URL), createRedis(REDIS_URL)];
+  t.after(async () => {
+    const keys = await clients[0].keys(`${prefix}*`);
+    if (keys.length) await clients[0].del(...keys);
+    for (const c of clients) c.disconnect();
+  });
+  const instance = (redis: Redis, cache: PostCache = new RedisPostCache(redis, prefix)) =>
+    new PostService(sources, cache, new RedisSingleFlight(redis, prefix, 5_000), 60_000);
+  const { cache, firstMissed, release } = holdFirstMiss(new RedisPostCache(clients[1], prefix));
+  await assertLateCallerReadsTheCache(fixture, instance(clients[1], cache), instance(clients[0]), firstMissed, release);
 });
 
 test('media URL rules: only X media hosts over https', () => {
