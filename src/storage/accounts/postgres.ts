@@ -78,6 +78,10 @@ export async function openPostgresStore(url: string): Promise<PostgresAccountSto
 
 type Client = pg.PoolClient;
 
+const ENSURE_COUNTER = 'INSERT INTO usage_counters (account_id, period_start) VALUES ($1, $2) ON CONFLICT DO NOTHING';
+/** A charge row: pending for a reservation, committed for a result already in hand. */
+const INSERT_CHARGE = `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
+  VALUES ($1, $2, $3, 'charge', $4, $5, $6, $7, $8, $9)`;
 const SELECT_USED = 'SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2';
 const usedOf = (r: pg.QueryResult): number => (r.rows[0] ? Number(r.rows[0].used) : 0);
 
@@ -194,7 +198,7 @@ export class PostgresAccountStore implements AccountStore {
 
   async reserve(req: ReserveRequest): Promise<ReserveResult> {
     return this.tx(async (c) => {
-      await c.query('INSERT INTO usage_counters (account_id, period_start) VALUES ($1, $2) ON CONFLICT DO NOTHING', [req.accountId, req.periodStart]);
+      await c.query(ENSURE_COUNTER, [req.accountId, req.periodStart]);
       // The row lock serializes concurrent reservations of one account across every instance.
       const { rows } = await c.query('SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2 FOR UPDATE', [req.accountId, req.periodStart]);
       const used = Number(rows[0].used);
@@ -203,11 +207,7 @@ export class PostgresAccountStore implements AccountStore {
       if (granted <= 0) return { ok: false, used };
       const id = generateId('chg');
       await c.query('UPDATE usage_counters SET used = used + $1 WHERE account_id = $2 AND period_start = $3', [granted, req.accountId, req.periodStart]);
-      await c.query(
-        `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
-         VALUES ($1, $2, $3, 'charge', $4, 'pending', $5, $6, $7, $8)`,
-        [id, req.accountId, req.periodStart, granted, req.limit, req.requestId, req.endpoint, req.now],
-      );
+      await c.query(INSERT_CHARGE, [id, req.accountId, req.periodStart, granted, 'pending', req.limit, req.requestId, req.endpoint, req.now]);
       return { ok: true, reservationId: id, granted, used: used + granted };
     });
   }
@@ -226,16 +226,12 @@ export class PostgresAccountStore implements AccountStore {
       let taken = await take();
       if (taken.rows.length === 0) {
         // No counter for this period yet, or too few credits left.
-        await c.query('INSERT INTO usage_counters (account_id, period_start) VALUES ($1, $2) ON CONFLICT DO NOTHING', [req.accountId, req.periodStart]);
+        await c.query(ENSURE_COUNTER, [req.accountId, req.periodStart]);
         taken = await take();
         if (taken.rows.length === 0) return { ok: false, used: usedOf(await c.query(SELECT_USED, [req.accountId, req.periodStart])) };
       }
       const id = generateId('chg');
-      await c.query(
-        `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
-         VALUES ($1, $2, $3, 'charge', $4, 'committed', $5, $6, $7, $8)`,
-        [id, req.accountId, req.periodStart, req.amount, req.limit, req.requestId, req.endpoint, req.now],
-      );
+      await c.query(INSERT_CHARGE, [id, req.accountId, req.periodStart, req.amount, 'committed', req.limit, req.requestId, req.endpoint, req.now]);
       const committed = Number(taken.rows[0].committed);
       await recordNotices(c, req.accountId, req.periodStart, committed - req.amount, committed, req.limit, req.now);
       return { ok: true, reservationId: id, granted: req.amount, used: Number(taken.rows[0].used) };
