@@ -190,7 +190,7 @@ async function main() {
     const l = latency[name];
     const c = chromiumResult[name];
     const cell = (v: { p50: number; p95: number }) => `${v.p50} / ${v.p95}`.padEnd(15);
-    console.log(`  ${name.padEnd(34)} ${cell(l.svg)}${cell(l.png)}${cell(l.html)}${c ? `${c.p50} / ${c.p95}`.padEnd(18) + `${c.ratio}x` : 'n/a (no chromium)'}`);
+    console.log(`  ${name.padEnd(34)} ${cell(l.svg)}${cell(l.png)}${cell(l.html)}${c ? `${`${c.p50} / ${c.p95}`.padEnd(18)}${c.ratio}x` : 'n/a (no chromium)'}`);
   }
   console.log('\nHTTP at concurrency 8, quota on               req/s     p50 ms   p99 ms   non-2xx');
   for (const [name, t] of Object.entries(throughput)) {

@@ -369,6 +369,7 @@ fxtwitter('1900000000000000004', {
 }
 
 // 15. Video with duration, organisation author (FxTwitter shape).
+// biome-ignore lint/complexity/noUselessLoneBlockStatements: one block per sample, as the others
 {
   image('https://pbs.twimg.com/amplify_video_thumb/PSvid01/img/poster.png?name=small', 'PSvid01.png', 640, 360, [20, 30, 60], [90, 140, 220]);
   fxtwitter('1900000000000000015', {

@@ -15,6 +15,7 @@ export const MARKER = '/* postshot: glyph paths (scripts/patch-satori.mjs) */';
 // satori 0.63.2, dist/index.js: the function that writes one glyph's outline as absolute path data.
 const ORIGINAL_HEAD = 'function fd(A,g,I,C,B=0){';
 export const ORIGINAL =
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the text of satori's minified source, matched verbatim
   'function fd(A,g,I,C,B=0){let E=(o,e)=>nr(g+(o+B*e)*C),Q=o=>nr(I-o*C),i="";for(let o of A)switch(o.type){case"M":case"L":i+=`${o.type}${E(o.x,o.y)} ${Q(o.y)}`;break;case"Q":i+=`Q${E(o.x1,o.y1)} ${Q(o.y1)} ${E(o.x,o.y)} ${Q(o.y)}`;break;case"C":i+=`C${E(o.x1,o.y1)} ${Q(o.y1)} ${E(o.x2,o.y2)} ${Q(o.y2)} ${E(o.x,o.y)} ${Q(o.y)}`;break;case"Z":i+="Z";break}return i}';
 
 export function satoriEntry() {

@@ -86,6 +86,7 @@ export function manualClock(start: string | number): Clock & { set(t: string | n
 }
 
 export function assertProblem(
+  // biome-ignore lint/suspicious/noExplicitAny: a test reads any JSON body
   res: { statusCode: number; headers: Record<string, unknown>; json(): any },
   status: number,
   code: string,

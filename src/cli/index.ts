@@ -32,10 +32,8 @@ const defaultIo: CliIo = {
 /** A refusal the CLI prints as one line and exits 1 on (bad id, bad plan, ...). */
 export class CliError extends Error {}
 
-export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<number> {
-  let parsed;
-  try {
-    parsed = parseArgs({
+function parseCliArgs(argv: string[]) {
+  return parseArgs({
       args: argv,
       allowPositionals: true,
       options: {
@@ -48,6 +46,12 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo =
         help: { type: 'boolean', short: 'h' },
       },
     });
+}
+
+export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<number> {
+  let parsed: ReturnType<typeof parseCliArgs>;
+  try {
+    parsed = parseCliArgs(argv);
   } catch (err) {
     io.err(`postshot: ${(err as Error).message}`);
     io.err(USAGE);

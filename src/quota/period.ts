@@ -27,7 +27,7 @@ export function computePeriod(plan: Plan, anchor: number, now: number): Period {
   const a = new Date(anchor);
   const anchorDay = a.getUTCDate();
   const n = new Date(now);
-  let year = n.getUTCFullYear();
+  const year = n.getUTCFullYear();
   let month = n.getUTCMonth();
   let start = anchorDateIn(year, month, anchorDay);
   if (start > now) {

@@ -72,7 +72,7 @@ function mediaSource(m: Media): string {
   return m.type === 'photo' ? m.url : m.poster;
 }
 
-function mediaOverlay(ctx: CardContext, m: Media, w: number, h: number): El | null {
+function mediaOverlay(_ctx: CardContext, m: Media, w: number, h: number): El | null {
   if (m.type === 'video') {
     const size = Math.min(64, Math.round(Math.min(w, h) * 0.4));
     return box(

@@ -182,5 +182,5 @@ export async function drawPhotos(pixmap: Buffer, width: number, height: number, 
     return { left, top, width: Math.round((b.x + b.width) * scale) - left, height: Math.round((b.y + b.height) * scale) - top };
   });
   const decoded = await Promise.all(photos.map((p, i) => tileFor(p, placed[i].width, placed[i].height, scale)));
-  decoded.forEach((tile, i) => blit(pixmap, width, height, tile, placed[i].left, placed[i].top));
+  for (const [i, tile] of decoded.entries()) blit(pixmap, width, height, tile, placed[i].left, placed[i].top);
 }

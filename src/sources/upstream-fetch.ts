@@ -1,4 +1,4 @@
-import { HttpError, httpGet, type HttpResponse } from '../net/http-client.ts';
+import { type HttpError, httpGet, type HttpResponse } from '../net/http-client.ts';
 
 export const USER_AGENT = 'postshot/0.1 (+https://github.com/postshot; self-hosted post renderer)';
 const MAX_BODY = 2 * 1024 * 1024;

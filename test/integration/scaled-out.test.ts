@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { createAccountWithKey } from '../../src/auth/admin.ts';
 import { openAccountStore } from '../../src/container.ts';
 import { loadConfig } from '../../src/config.ts';
-import { startFixtureServer, type FixtureServer } from '../../src/sources/fixture-server.ts';
+import { startFixtureServer, } from '../../src/sources/fixture-server.ts';
 import { REPO_DIR, SAMPLES_DIR } from '../fixtures.ts';
 import { build, makeTempDir } from '../helper.ts';
 import { PG_URL, REDIS_URL, scaledBackends, type ScaledBackends } from '../scaled.ts';
@@ -65,7 +65,7 @@ async function createKey(env: Record<string, string>, plan: 'free' | 'pro'): Pro
   }
 }
 
-async function ledgerSum(backends: ScaledBackends, env: Record<string, string>, accountId: string): Promise<number> {
+async function ledgerSum(_backends: ScaledBackends, env: Record<string, string>, accountId: string): Promise<number> {
   const store = await openAccountStore(loadConfig(env));
   try {
     return (await store.ledger(accountId)).reduce((s, r) => s + (r.kind === 'charge' ? r.amount : -r.amount), 0);

@@ -18,7 +18,7 @@ test('cards drawn at once (deflate off the thread) are byte for byte the cards d
   const draw = (i: number) => renderCard(cards[i].post, cards[i].assets, { format: 'png', theme: 'dark', scale: 2 }).then((r) => r.bytes);
   const alone = [await draw(0), await draw(1), await draw(2)];
   const together = await Promise.all([draw(0), draw(1), draw(2), draw(0)]);
-  together.forEach((png, i) => assert.ok(png.equals(alone[i % 3]), `card ${i % 3}`));
+  for (const [i, png] of together.entries()) assert.ok(png.equals(alone[i % 3]), `card ${i % 3}`);
 });
 
 test('a render worker kept busy with PNG cards releases each card\'s pixmaps', async (t) => {

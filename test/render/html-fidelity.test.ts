@@ -44,6 +44,7 @@ async function screenshotHtml(html: string) {
   await page.evaluate(() => document.fonts.ready);
   const card = page.locator('body > div');
   const png = await card.screenshot({ omitBackground: true });
+  // biome-ignore lint/performance/useDomNodeTextContent: innerText is the text as laid out (line breaks), which this test reads
   const text = await card.innerText();
   await context.close();
   return { png, requests, dialogs, text };
@@ -137,7 +138,7 @@ test('hostile names, links, card and poll text in the HTML output run nothing an
   post.poll = { choices: [{ label: '<svg/onload=alert(10)>', votes: 3 }, { label: "'-alert(11)-'", votes: 1 }] };
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'dark' })).bytes.toString();
   assert.doesNotMatch(html, /(href|src|action)\s*=\s*["']?\s*javascript:/i, 'no javascript: URL in any attribute');
-  assert.doesNotMatch(html, /<(script|iframe|svg|a)[\s>\/]/i, 'no active element from post text');
+  assert.doesNotMatch(html, /<(script|iframe|svg|a)[\s>/]/i, 'no active element from post text');
   const shot = await screenshotHtml(html);
   assert.deepEqual(shot.dialogs, []);
   assert.deepEqual(shot.requests, []);

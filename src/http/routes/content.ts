@@ -77,7 +77,7 @@ async function fetchCharged(c: Container, meter: Meter, ids: string[]): Promise<
     firstRound = false;
     const batch = pending.splice(0, reservation.granted);
     const outcomes = await mapBounded(batch, FETCH_CONCURRENCY, (id) => c.posts.getPost(id));
-    batch.forEach((id, i) => results.set(id, outcomes[i]));
+    for (const [i, id] of batch.entries()) results.set(id, outcomes[i]);
     const failed = outcomes.filter((o) => o.kind !== 'found').length;
     if (failed > 0) await meter.refund(reservation, failed);
   }

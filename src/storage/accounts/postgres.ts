@@ -242,7 +242,7 @@ export class PostgresAccountStore implements AccountStore {
     await this.tx(async (c) => {
       const { rows } = await c.query("SELECT * FROM ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE", [reservationId]);
       const ch = rows[0];
-      if (!ch || ch.status !== 'pending') return;
+      if (ch?.status !== 'pending') return;
       const net = Number(ch.amount) - Number(ch.refunded);
       await c.query('UPDATE ledger SET status = $1 WHERE id = $2', [net > 0 ? 'committed' : 'refunded', reservationId]);
       if (net <= 0) return;
@@ -259,7 +259,7 @@ export class PostgresAccountStore implements AccountStore {
     return this.tx(async (c) => {
       const { rows } = await c.query("SELECT * FROM ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE", [reservationId]);
       const ch = rows[0];
-      if (!ch || ch.status !== 'pending') return 0;
+      if (ch?.status !== 'pending') return 0;
       const left = Number(ch.amount) - Number(ch.refunded);
       const give = amount === null ? left : Math.min(left, amount);
       if (give <= 0) return 0;

@@ -433,7 +433,7 @@ export class SqliteAccountStore implements AccountStore {
 
   private refundNow(reservationId: string, amount: number | null, now: number): number {
     const c = this.stmt.getCharge.get(reservationId) as ChargeRow | undefined;
-    if (!c || c.status !== 'pending') return 0;
+    if (c?.status !== 'pending') return 0;
     const left = c.amount - c.refunded;
     const give = amount === null ? left : Math.min(left, amount);
     if (give <= 0) return 0;
