@@ -27,7 +27,8 @@ const POSTS: Record<string, string> = {
 };
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 40);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
-const CHROMIUM = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+const CHROMIUM =
+  process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -55,7 +56,13 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {
-    if (await fetch(`${url}/readyz`).then((r) => r.ok, () => false)) return { url, child };
+    if (
+      await fetch(`${url}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { url, child };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('service did not start');
@@ -150,9 +157,19 @@ async function main() {
   if (CHROMIUM) {
     const browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
-    const page = await (await browser.newContext({ viewport: { width: 600, height: 1400 }, deviceScaleFactor: 2 })).newPage();
+    const page = await (
+      await browser.newContext({ viewport: { width: 600, height: 1400 }, deviceScaleFactor: 2 })
+    ).newPage();
     for (const [name, id] of Object.entries(POSTS)) {
       const html = (await get(`/api/v1/screenshot/${id}?format=html`)).toString();
       const shoot = async () => {
@@ -185,16 +202,22 @@ async function main() {
   };
 
   console.log('\npostshot bench (render cache off; upstream and media caches warm)\n');
-  console.log('render latency, ms (p50 / p95)       SVG            PNG 2x         HTML           Chromium PNG 2x   speed-up');
+  console.log(
+    'render latency, ms (p50 / p95)       SVG            PNG 2x         HTML           Chromium PNG 2x   speed-up',
+  );
   for (const name of Object.keys(POSTS)) {
     const l = latency[name];
     const c = chromiumResult[name];
     const cell = (v: { p50: number; p95: number }) => `${v.p50} / ${v.p95}`.padEnd(15);
-    console.log(`  ${name.padEnd(34)} ${cell(l.svg)}${cell(l.png)}${cell(l.html)}${c ? `${`${c.p50} / ${c.p95}`.padEnd(18)}${c.ratio}x` : 'n/a (no chromium)'}`);
+    console.log(
+      `  ${name.padEnd(34)} ${cell(l.svg)}${cell(l.png)}${cell(l.html)}${c ? `${`${c.p50} / ${c.p95}`.padEnd(18)}${c.ratio}x` : 'n/a (no chromium)'}`,
+    );
   }
   console.log('\nHTTP at concurrency 8, quota on               req/s     p50 ms   p99 ms   non-2xx');
   for (const [name, t] of Object.entries(throughput)) {
-    console.log(`  ${(name === 'png' ? 'PNG screenshots' : 'Markdown content').padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${t.non2xx}`);
+    console.log(
+      `  ${(name === 'png' ? 'PNG screenshots' : 'Markdown content').padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${t.non2xx}`,
+    );
   }
   console.log(`\npeak RSS of the service: ${rss} MB`);
   const dir = path.join(REPO, 'bench', 'results');

@@ -45,7 +45,9 @@ function main() {
   const { status, source } = patchSatoriSource(fs.readFileSync(file, 'utf8'));
   if (status === 'patched') fs.writeFileSync(file, source);
   if (status === 'unknown') {
-    console.warn(`postshot: ${file} is not the satori the glyph-path patch was written for; SVG and PNG rendering stay correct but slower`);
+    console.warn(
+      `postshot: ${file} is not the satori the glyph-path patch was written for; SVG and PNG rendering stay correct but slower`,
+    );
   }
 }
 

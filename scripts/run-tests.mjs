@@ -13,17 +13,28 @@ function collect(dir) {
 }
 
 const filters = process.argv.slice(2);
-const files = collect('test').sort().filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+const files = collect('test')
+  .sort()
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files matched');
   process.exit(1);
 }
 function run(list, env) {
-  return spawnSync(
-    process.execPath,
-    ['--import', 'tsx', '--test', '--test-reporter=spec', `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`, ...list],
-    { stdio: 'inherit', env: { ...process.env, ...env } },
-  ).status ?? 1;
+  return (
+    spawnSync(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        '--test',
+        '--test-reporter=spec',
+        `--test-concurrency=${process.env.TEST_CONCURRENCY ?? 2}`,
+        ...list,
+      ],
+      { stdio: 'inherit', env: { ...process.env, ...env } },
+    ).status ?? 1
+  );
 }
 
 // Pass 1: everything, embedded mode (SQLite, in-process cache and limiter, disk images).

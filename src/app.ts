@@ -65,7 +65,12 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     }
     if (err instanceof RenderTimeoutError) {
       request.log.error({ err }, 'render timed out');
-      return sendProblem(request, reply, 'render_timeout', 'Rendering this post took too long; try again or use format=svg.');
+      return sendProblem(
+        request,
+        reply,
+        'render_timeout',
+        'Rendering this post took too long; try again or use format=svg.',
+      );
     }
     if (err instanceof DependencyDownError) {
       request.log.error({ err: err.cause ?? err }, 'dependency unavailable');
@@ -79,7 +84,12 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   });
 
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(request, reply, 'not_found', `No route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}.`),
+    sendProblem(
+      request,
+      reply,
+      'not_found',
+      `No route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}.`,
+    ),
   );
 
   // JSON bodies must be valid UTF-8: a lenient decode would turn bad bytes into U+FFFD and carry on.

@@ -126,7 +126,11 @@ function readImageStore(env: Env, dataDir: string): ImageStoreConfig {
     publicBaseUrl: readUrl(env, 'POSTSHOT_S3_PUBLIC_URL', undefined, ['http:', 'https:']),
     credentials:
       env.AWS_ACCESS_KEY_ID && env.AWS_SECRET_ACCESS_KEY
-        ? { accessKeyId: env.AWS_ACCESS_KEY_ID, secretAccessKey: env.AWS_SECRET_ACCESS_KEY, sessionToken: env.AWS_SESSION_TOKEN || undefined }
+        ? {
+            accessKeyId: env.AWS_ACCESS_KEY_ID,
+            secretAccessKey: env.AWS_SECRET_ACCESS_KEY,
+            sessionToken: env.AWS_SESSION_TOKEN || undefined,
+          }
         : undefined,
   };
 }
@@ -134,7 +138,10 @@ function readImageStore(env: Env, dataDir: string): ImageStoreConfig {
 function readSources(env: Env): Config['sources'] {
   const name = 'POSTSHOT_SOURCES';
   const raw = env[name] || 'fxtwitter,syndication';
-  const list = raw.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (list.length === 0) throw new ConfigError(name, 'must name at least one source');
   for (const s of list) {
     if (s !== 'fxtwitter' && s !== 'syndication') {
@@ -164,7 +171,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const tlsCert = env.POSTSHOT_TLS_CERT || undefined;
   const tlsKey = env.POSTSHOT_TLS_KEY || undefined;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) {
-    throw new ConfigError(tlsCert ? 'POSTSHOT_TLS_KEY' : 'POSTSHOT_TLS_CERT', 'TLS needs both POSTSHOT_TLS_CERT and POSTSHOT_TLS_KEY');
+    throw new ConfigError(
+      tlsCert ? 'POSTSHOT_TLS_KEY' : 'POSTSHOT_TLS_CERT',
+      'TLS needs both POSTSHOT_TLS_CERT and POSTSHOT_TLS_KEY',
+    );
   }
   const scheme = tlsCert ? 'https' : 'http';
   const config: Config = {
@@ -175,7 +185,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl: readUrl(env, 'POSTSHOT_REDIS_URL', undefined, ['redis:', 'rediss:']),
     redisPrefix: env.POSTSHOT_REDIS_PREFIX || 'postshot:',
     imageStore: readImageStore(env, dataDir),
-    publicUrl: readUrl(env, 'POSTSHOT_PUBLIC_URL', `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`, ['http:', 'https:'])!,
+    publicUrl: readUrl(env, 'POSTSHOT_PUBLIC_URL', `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`, [
+      'http:',
+      'https:',
+    ])!,
     smtpUrl: readUrl(env, 'POSTSHOT_SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom: env.POSTSHOT_MAIL_FROM || 'postshot@localhost',
     sources: readSources(env),
@@ -204,6 +217,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
 function readLogLevel(env: Env): string {
   const raw = env.POSTSHOT_LOG_LEVEL || 'info';
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-  if (!levels.includes(raw)) throw new ConfigError('POSTSHOT_LOG_LEVEL', `must be one of ${levels.join(', ')}, got "${raw}"`);
+  if (!levels.includes(raw))
+    throw new ConfigError('POSTSHOT_LOG_LEVEL', `must be one of ${levels.join(', ')}, got "${raw}"`);
   return raw;
 }

@@ -91,12 +91,19 @@ function createSources(config: Readonly<Config>): PostSource[] {
   );
 }
 
-async function openPostCache(config: Readonly<Config>, clock: Clock, redis: Redis | null): Promise<{ cache: PostCache; flight: SingleFlight }> {
+async function openPostCache(
+  config: Readonly<Config>,
+  clock: Clock,
+  redis: Redis | null,
+): Promise<{ cache: PostCache; flight: SingleFlight }> {
   if (!redis) return { cache: new MemoryPostCache(clock), flight: new MemorySingleFlight() };
   const { RedisPostCache, RedisSingleFlight } = await import('./storage/cache/redis.ts');
   // A lock outlives the slowest load: every source timing out, plus a margin.
   const lockMs = config.upstreamTimeoutMs * config.sources.length + 1000;
-  return { cache: new RedisPostCache(redis, config.redisPrefix), flight: new RedisSingleFlight(redis, config.redisPrefix, lockMs) };
+  return {
+    cache: new RedisPostCache(redis, config.redisPrefix),
+    flight: new RedisSingleFlight(redis, config.redisPrefix, lockMs),
+  };
 }
 
 /** One Redis connection per process, shared by the rate limiter, the post cache and single-flight. */
@@ -171,9 +178,19 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     async checkReadiness() {
       const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
       if (renderer.state === 'warming') checks.render = 'warming';
-      checks.database = await accounts.ping().then(() => 'ok' as const, () => 'down' as const);
-      checks.images = await images.ping().then(() => 'ok' as const, () => 'down' as const);
-      if (config.redisUrl) checks.redis = await cache.ping().then(() => 'ok' as const, () => 'down' as const);
+      checks.database = await accounts.ping().then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      );
+      checks.images = await images.ping().then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      );
+      if (config.redisUrl)
+        checks.redis = await cache.ping().then(
+          () => 'ok' as const,
+          () => 'down' as const,
+        );
       return checks;
     },
     async start() {
@@ -182,13 +199,18 @@ export async function createContainer(config: Readonly<Config>, options: Contain
         const refunded = await accounts.refundAbandoned(clock() + 1, clock());
         if (refunded > 0) logger.warn({ refunded }, 'refunded credits of requests interrupted by the last shutdown');
       } else await refundAbandoned();
-      const sweep = setInterval(() => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')), 30_000);
+      const sweep = setInterval(
+        () => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')),
+        30_000,
+      );
       sweep.unref();
       timers.push(sweep);
       outbox.start();
       const started = performance.now();
       void renderer.warmUp(config.renderWarmupMs).then(
-        (renders) => renders > 0 && logger.info({ renders, ms: Math.round(performance.now() - started) }, 'render workers warmed up'),
+        (renders) =>
+          renders > 0 &&
+          logger.info({ renders, ms: Math.round(performance.now() - started) }, 'render workers warmed up'),
         (err) => logger.warn({ err }, 'render warm-up stopped'),
       );
     },

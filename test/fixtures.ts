@@ -19,8 +19,15 @@ export function readJson(file: string): unknown {
   return JSON.parse(fs.readFileSync(file, 'utf8'));
 }
 
-export function listBodies(kind: 'fxtwitter' | 'syndication' | 'syndication-older-shape', root = SHARED_FIXTURES): string[] {
+export function listBodies(
+  kind: 'fxtwitter' | 'syndication' | 'syndication-older-shape',
+  root = SHARED_FIXTURES,
+): string[] {
   const dir = path.join(root, 'upstream', kind);
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => path.join(dir, f)).sort();
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => path.join(dir, f))
+    .sort();
 }

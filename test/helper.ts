@@ -40,7 +40,7 @@ export interface BuildTestOptions extends BuildOptions {
 export async function build(t: TestContext, options: BuildTestOptions = {}): Promise<Harness> {
   const dataDir = makeTempDir();
   const upstream = await startFixtureServer({ roots: [SAMPLES_DIR, SHARED_FIXTURES] });
-  const scaled = options.scaled ?? scaledMode ? await scaledBackends() : undefined;
+  const scaled = (options.scaled ?? scaledMode) ? await scaledBackends() : undefined;
   const config = loadConfig({
     POSTSHOT_DATA_DIR: dataDir,
     POSTSHOT_LOG_LEVEL: 'silent',
@@ -73,7 +73,9 @@ export async function build(t: TestContext, options: BuildTestOptions = {}): Pro
 }
 
 /** A clock the test moves by hand. */
-export function manualClock(start: string | number): Clock & { set(t: string | number): void; advance(ms: number): void } {
+export function manualClock(
+  start: string | number,
+): Clock & { set(t: string | number): void; advance(ms: number): void } {
   let now = typeof start === 'string' ? Date.parse(start) : start;
   const clock = (() => now) as Clock & { set(t: string | number): void; advance(ms: number): void };
   clock.set = (t) => {
@@ -91,7 +93,8 @@ export function assertProblem(
   status: number,
   code: string,
 ): void {
-  if (res.statusCode !== status) throw new Error(`expected ${status} ${code}, got ${res.statusCode}: ${JSON.stringify(res.json())}`);
+  if (res.statusCode !== status)
+    throw new Error(`expected ${status} ${code}, got ${res.statusCode}: ${JSON.stringify(res.json())}`);
   const type = String(res.headers['content-type'] ?? '');
   if (!type.startsWith('application/problem+json')) throw new Error(`expected problem+json, got ${type}`);
   const body = res.json();

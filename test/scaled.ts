@@ -21,7 +21,13 @@ let s3: Promise<{ endpoint: string; close: () => Promise<void> }> | null = null;
 export function startS3(): Promise<{ endpoint: string; close: () => Promise<void> }> {
   s3 ??= (async () => {
     const directory = fs.mkdtempSync(path.join(os.tmpdir(), 'postshot-s3-'));
-    const server = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory, configureBuckets: [{ name: BUCKET, configs: [] }] });
+    const server = new S3rver({
+      port: 0,
+      address: '127.0.0.1',
+      silent: true,
+      directory,
+      configureBuckets: [{ name: BUCKET, configs: [] }],
+    });
     const { port } = (await server.run()) as { port: number };
     // Shared by every test of the process: it must not keep the process alive when they are done.
     const http = (server as unknown as { httpServer: import('node:http').Server }).httpServer;
@@ -81,7 +87,9 @@ export async function dumpSchema(schema: string): Promise<string> {
   const client = new pg.Client({ connectionString: PG_URL });
   await client.connect();
   try {
-    const tables = await client.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [schema]);
+    const tables = await client.query('SELECT table_name FROM information_schema.tables WHERE table_schema = $1', [
+      schema,
+    ]);
     let out = '';
     for (const { table_name } of tables.rows) {
       const rows = await client.query(`SELECT row_to_json(t)::text AS j FROM ${schema}.${table_name} t`);

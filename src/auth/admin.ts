@@ -36,7 +36,12 @@ export async function createAccountWithKey(
  * Moving from the free allowance to a paid plan starts a billing month today; moving between
  * paid plans keeps the anchor (same period, new limit); moving to free keeps the anchor too.
  */
-export async function changePlan(store: AccountStore, accountId: string, plan: string, now: number): Promise<AdminResult<Account>> {
+export async function changePlan(
+  store: AccountStore,
+  accountId: string,
+  plan: string,
+  now: number,
+): Promise<AdminResult<Account>> {
   if (!isPlan(plan)) return { ok: false, message: `unknown plan "${plan}" (plans: ${PLAN_NAMES.join(', ')})` };
   const account = await store.getAccount(accountId);
   if (!account) return { ok: false, message: `no account ${accountId}` };

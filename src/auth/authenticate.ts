@@ -4,9 +4,7 @@ import { hashApiKey, isWellFormedApiKey } from './api-key.ts';
 
 export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'revoked';
 
-export type AuthResult =
-  | { ok: true; account: Account; key: ApiKeyRecord }
-  | { ok: false; reason: AuthFailure };
+export type AuthResult = { ok: true; account: Account; key: ApiKeyRecord } | { ok: false; reason: AuthFailure };
 
 /** Resolves the X-API-KEY header value to an account. Refusals are values, not exceptions. */
 export async function authenticate(store: AccountStore, header: string | string[] | undefined): Promise<AuthResult> {

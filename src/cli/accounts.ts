@@ -35,7 +35,9 @@ export async function runAccountsCommand(config: Readonly<Config>, args: string[
     const now = systemClock();
     switch (sub) {
       case 'create': {
-        const created = unwrap(await createAccountWithKey(store, { email: need(flags.email, '--email'), plan: flags.plan }, now));
+        const created = unwrap(
+          await createAccountWithKey(store, { email: need(flags.email, '--email'), plan: flags.plan }, now),
+        );
         if (flags.json) io.out(JSON.stringify({ accountId: created.account.id, apiKey: created.apiKey }));
         else {
           io.out(`account ${created.account.id} (${created.account.email}, ${created.account.plan})`);
@@ -58,7 +60,12 @@ export async function runAccountsCommand(config: Readonly<Config>, args: string[
         const view = {
           ...accountJson(account),
           usage,
-          keys: keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: iso(k.createdAt), revokedAt: iso(k.revokedAt) })),
+          keys: keys.map((k) => ({
+            id: k.id,
+            prefix: k.prefix,
+            createdAt: iso(k.createdAt),
+            revokedAt: iso(k.revokedAt),
+          })),
         };
         io.out(flags.json ? JSON.stringify(view) : JSON.stringify(view, null, 2));
         return 0;
@@ -80,16 +87,26 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
     switch (sub) {
       case 'create': {
         const { key, apiKey } = unwrap(await issueApiKey(store, need(id, 'ACCOUNT_ID'), systemClock()));
-        io.out(flags.json ? JSON.stringify({ keyId: key.id, accountId: key.accountId, apiKey }) : `API key ${key.id}: ${apiKey}`);
+        io.out(
+          flags.json
+            ? JSON.stringify({ keyId: key.id, accountId: key.accountId, apiKey })
+            : `API key ${key.id}: ${apiKey}`,
+        );
         return 0;
       }
       case 'list': {
         const accountId = need(id, 'ACCOUNT_ID');
         if (!(await store.getAccount(accountId))) throw new CliError(`no account ${accountId}`);
         const keys = await store.listKeys(accountId);
-        const rows = keys.map((k) => ({ id: k.id, prefix: k.prefix, createdAt: iso(k.createdAt), revokedAt: iso(k.revokedAt) }));
+        const rows = keys.map((k) => ({
+          id: k.id,
+          prefix: k.prefix,
+          createdAt: iso(k.createdAt),
+          revokedAt: iso(k.revokedAt),
+        }));
         if (flags.json) io.out(JSON.stringify(rows));
-        else for (const k of rows) io.out(`${k.id}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
+        else
+          for (const k of rows) io.out(`${k.id}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
         return 0;
       }
       case 'revoke': {

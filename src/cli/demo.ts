@@ -39,7 +39,11 @@ export async function runDemo(base: Readonly<Config>, io: CliIo): Promise<number
     ...upstream.env,
   });
   const container = await createContainer(config);
-  const created = await createAccountWithKey(container.accounts, { email: 'demo@example.com', plan: 'pro' }, Date.now());
+  const created = await createAccountWithKey(
+    container.accounts,
+    { email: 'demo@example.com', plan: 'pro' },
+    Date.now(),
+  );
   if (!created.ok) throw new Error(created.message);
   const app = await buildApp(container);
   await container.start();
@@ -62,7 +66,8 @@ export async function runDemo(base: Readonly<Config>, io: CliIo): Promise<number
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000002?format=png&theme=dark' -o arabic-dark.png`,
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000011?format=html' -o quote.html`,
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000010?format=png&returnType=url'`,
-  ]) io.out(`  ${line}`);
+  ])
+    io.out(`  ${line}`);
   io.out(`\nSample post ids: ${ids.join(' ')}`);
   io.out('Ctrl-C stops the demo and removes its data.');
 

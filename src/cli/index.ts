@@ -34,18 +34,18 @@ export class CliError extends Error {}
 
 function parseCliArgs(argv: string[]) {
   return parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        json: { type: 'boolean' },
-        email: { type: 'string' },
-        plan: { type: 'string' },
-        format: { type: 'string' },
-        theme: { type: 'string' },
-        output: { type: 'string', short: 'o' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    });
+    args: argv,
+    allowPositionals: true,
+    options: {
+      json: { type: 'boolean' },
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      format: { type: 'string' },
+      theme: { type: 'string' },
+      output: { type: 'string', short: 'o' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
 }
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<number> {

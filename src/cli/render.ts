@@ -16,7 +16,8 @@ export async function runRenderCommand(
   const parsed = parsePostId(args[0] ?? '');
   if (!parsed.ok) throw new CliError(`not a post id or URL: ${parsed.reason}`);
   const format = (flags.format ?? 'png') as RenderFormat;
-  if (!['png', 'svg', 'html'].includes(format)) throw new CliError(`--format must be png, svg or html, got "${format}"`);
+  if (!['png', 'svg', 'html'].includes(format))
+    throw new CliError(`--format must be png, svg or html, got "${format}"`);
   const theme = (flags.theme ?? 'light') as ThemeName;
   if (!['light', 'dark'].includes(theme)) throw new CliError(`--theme must be light or dark, got "${theme}"`);
   const c = await createContainer({ ...config, logLevel: 'silent', renderWorkers: 1 });

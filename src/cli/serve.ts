@@ -7,9 +7,10 @@ import type { CliIo } from './index.ts';
 /** Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes. */
 export async function serve(config: Readonly<Config>, _io: CliIo): Promise<number> {
   const container = await createContainer(config);
-  const https = config.tlsCert && config.tlsKey
-    ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
-    : undefined;
+  const https =
+    config.tlsCert && config.tlsKey
+      ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
+      : undefined;
   const app = await buildApp(container, { https });
   await container.start();
   await app.listen({ port: config.port, host: config.host });

@@ -125,7 +125,10 @@ export class Meter {
 
   /** Charges `amount` credits outright (reserved and committed together); false when they are not there. */
   async charge(amount: number): Promise<boolean> {
-    const outcome = await this.c.quota.charge(this.caller.account, amount, { requestId: this.requestId, endpoint: this.endpoint });
+    const outcome = await this.c.quota.charge(this.caller.account, amount, {
+      requestId: this.requestId,
+      endpoint: this.endpoint,
+    });
     this.last = outcome.usage;
     return outcome.ok;
   }
@@ -169,17 +172,31 @@ export interface MeteredWork<T> {
  * work inside a Meter. `cost` credits are reserved before the work (403 quota_exceeded when they
  * are not there), committed when it succeeds and refunded when it throws.
  */
-export async function runMetered<T>(c: Container, request: FastifyRequest, reply: FastifyReply, options: MeteredWork<T>): Promise<T> {
+export async function runMetered<T>(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: MeteredWork<T>,
+): Promise<T> {
   const caller = await authorize(c, request, reply, options.style);
   return c.inFlight.track(runInMeter(c, request, reply, caller, options));
 }
 
-async function runInMeter<T>(c: Container, request: FastifyRequest, reply: FastifyReply, caller: Caller, options: MeteredWork<T>): Promise<T> {
+async function runInMeter<T>(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  caller: Caller,
+  options: MeteredWork<T>,
+): Promise<T> {
   const meter = new Meter(c, caller, request.id, options.endpoint);
   try {
     options.validate?.(caller);
     const quotaExceeded = () =>
-      new ProblemError('quota_exceeded', `The ${caller.account.plan} plan's quota is used up${caller.account.plan === 'free' ? '' : ' for this period'}.`);
+      new ProblemError(
+        'quota_exceeded',
+        `The ${caller.account.plan} plan's quota is used up${caller.account.plan === 'free' ? '' : ' for this period'}.`,
+      );
     if (options.cost > 0 && options.inHand) {
       const ready = await options.inHand();
       if (ready !== undefined) {

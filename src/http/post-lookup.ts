@@ -7,7 +7,11 @@ import { ProblemError } from './problem.ts';
 /** The id from a path segment, or a 400 invalid_post_id saying why not. */
 export function requirePostId(raw: string | undefined): string {
   const parsed = parsePostId(raw ?? '');
-  if (!parsed.ok) throw new ProblemError('invalid_post_id', `"${(raw ?? '').slice(0, 100)}" is not a post id or post URL: ${parsed.reason}.`);
+  if (!parsed.ok)
+    throw new ProblemError(
+      'invalid_post_id',
+      `"${(raw ?? '').slice(0, 100)}" is not a post id or post URL: ${parsed.reason}.`,
+    );
   return parsed.id;
 }
 
@@ -30,7 +34,10 @@ function postOrProblem(outcome: PostOutcome, id: string): Post {
     case 'found':
       return outcome.post;
     case 'not_found':
-      throw new ProblemError('post_not_found', `Post ${id} does not exist or is not public (deleted, protected, age-restricted or its author suspended).`);
+      throw new ProblemError(
+        'post_not_found',
+        `Post ${id} does not exist or is not public (deleted, protected, age-restricted or its author suspended).`,
+      );
     case 'unavailable':
       throw outcome.timeout
         ? new ProblemError('upstream_timeout', `The post sources did not answer in time for post ${id}; try again.`)

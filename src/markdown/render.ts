@@ -82,12 +82,7 @@ function textBlock(post: Post): string {
   // Paragraph breaks stay blank lines; single breaks become hard breaks (a trailing backslash).
   return md
     .split(/\n{2,}/)
-    .map((para) =>
-      para
-        .split('\n')
-        .map(escapeLineStart)
-        .join('\\\n'),
-    )
+    .map((para) => para.split('\n').map(escapeLineStart).join('\\\n'))
     .filter((p) => p.trim() !== '')
     .join('\n\n');
 }
@@ -137,7 +132,12 @@ export function renderMarkdown(post: Post, options: MarkdownOptions = DEFAULT_MA
   const blocks = bodyBlocks(post, options);
   if (options.includeQuoted && post.quoted) {
     const inner = bodyBlocks(post.quoted, options).join('\n\n');
-    blocks.push(inner.split('\n').map((l) => (l ? `> ${l}` : '>')).join('\n'));
+    blocks.push(
+      inner
+        .split('\n')
+        .map((l) => (l ? `> ${l}` : '>'))
+        .join('\n'),
+    );
   }
   if (options.includeStats) {
     const stats = statsLine(post);

@@ -47,7 +47,10 @@ export function httpGet(url: URL, options: GetOptions): Promise<HttpResponse> {
       req.destroy();
       reject(err);
     };
-    const timer = setTimeout(() => fail(new HttpError('timeout', `no complete answer within ${options.timeoutMs} ms`)), options.timeoutMs);
+    const timer = setTimeout(
+      () => fail(new HttpError('timeout', `no complete answer within ${options.timeoutMs} ms`)),
+      options.timeoutMs,
+    );
     const onAbort = () => fail(new HttpError('timeout', 'aborted'));
     options.signal?.addEventListener('abort', onAbort, { once: true });
     const req = mod.request(

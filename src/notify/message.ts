@@ -14,7 +14,10 @@ export function composeQuotaMail(m: ClaimedMessage, from: string, domain: string
     PLANS[m.plan].period === 'one_time' || end === null
       ? 'The free plan’s 50 credits are a one-time allowance and do not reset; upgrade for a monthly quota.'
       : `Your quota resets on ${new Date(end).toISOString().slice(0, 10)} at 00:00 UTC.`;
-  const headline = m.threshold >= 100 ? `You have used all of your ${plan} quota` : `You have used ${m.threshold}% of your ${plan} quota`;
+  const headline =
+    m.threshold >= 100
+      ? `You have used all of your ${plan} quota`
+      : `You have used ${m.threshold}% of your ${plan} quota`;
   const lines = [
     `${headline}.`,
     '',
@@ -30,8 +33,16 @@ export function composeQuotaMail(m: ClaimedMessage, from: string, domain: string
   const html =
     `<!doctype html><html><body style="font-family:sans-serif;color:#0f1419">` +
     `<p><strong>${escapeHtml(headline)}.</strong></p><table>` +
-    [['Plan', plan], ['Used', m.used], ['Remaining', remaining], ['Limit', m.limit]]
-      .map(([k, v]) => `<tr><td>${k}</td><td><strong>${escapeHtml(typeof v === 'number' ? v.toLocaleString('en-US') : v)}</strong></td></tr>`)
+    [
+      ['Plan', plan],
+      ['Used', m.used],
+      ['Remaining', remaining],
+      ['Limit', m.limit],
+    ]
+      .map(
+        ([k, v]) =>
+          `<tr><td>${k}</td><td><strong>${escapeHtml(typeof v === 'number' ? v.toLocaleString('en-US') : v)}</strong></td></tr>`,
+      )
       .join('') +
     `</table><p>${escapeHtml(resets)}</p></body></html>`;
   return {

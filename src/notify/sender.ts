@@ -46,8 +46,16 @@ export class OutboxSender {
         try {
           await this.mailer.send(composeQuotaMail(m, this.from, domain));
         } catch (err) {
-          await this.store.markFailed(m.id, this.owner, this.clock() + backoffMs(m.attempts), String((err as Error).message));
-          this.logger.warn({ messageId: m.id, attempts: m.attempts + 1, err: (err as Error).message }, 'quota e-mail not accepted; will retry');
+          await this.store.markFailed(
+            m.id,
+            this.owner,
+            this.clock() + backoffMs(m.attempts),
+            String((err as Error).message),
+          );
+          this.logger.warn(
+            { messageId: m.id, attempts: m.attempts + 1, err: (err as Error).message },
+            'quota e-mail not accepted; will retry',
+          );
           continue;
         }
         if (await this.store.markSent(m.id, this.owner, this.clock())) sent++;

@@ -66,7 +66,11 @@ export class QuotaService {
    * Reserves and commits `amount` credits at once, all-or-nothing: for a result already in hand
    * (a cached post or render), which cannot fail between the two.
    */
-  async charge(account: Account, amount: number, meta: { requestId: string; endpoint: string }): Promise<ReserveOutcome> {
+  async charge(
+    account: Account,
+    amount: number,
+    meta: { requestId: string; endpoint: string },
+  ): Promise<ReserveOutcome> {
     const { requestId, endpoint } = meta;
     return this.take(account, (req) => this.store.charge({ ...req, amount, requestId, endpoint }));
   }
@@ -77,7 +81,12 @@ export class QuotaService {
     call: (req: { accountId: string; periodStart: number; limit: number; now: number }) => Promise<ReserveResult>,
   ): Promise<ReserveOutcome> {
     const period = this.periodOf(account);
-    const result = await call({ accountId: account.id, periodStart: period.start, limit: PLANS[account.plan].credits, now: this.clock() });
+    const result = await call({
+      accountId: account.id,
+      periodStart: period.start,
+      limit: PLANS[account.plan].credits,
+      now: this.clock(),
+    });
     const usage = this.usageOf(account, result.used, period);
     if (!result.ok) return { ok: false, reason: 'quota_exceeded', usage };
     return { ok: true, reservation: { id: result.reservationId, granted: result.granted }, usage };

@@ -18,7 +18,6 @@ export const QUOTE_INNER = INNER - 2 * QUOTE_PAD - 2 * BORDER;
 const gridInner = (outer: number) => outer - 2 * BORDER;
 const GRID_GAP = 2;
 
-
 export interface CardContext {
   theme: Theme;
   assets: Assets;
@@ -27,9 +26,18 @@ export interface CardContext {
   lifted?: LiftedPhoto[];
 }
 
-function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Record<string, string | number> = {}): El {
+function image(
+  ctx: CardContext,
+  url: string | undefined,
+  w: number,
+  h: number,
+  style: Record<string, string | number> = {},
+): El {
   const data = url ? ctx.assets.get(url) : null;
-  return img(data ? dataUri(data) : placeholderImage(ctx.theme.placeholder, ctx.theme.secondary), w, h, { objectFit: 'cover', ...style });
+  return img(data ? dataUri(data) : placeholderImage(ctx.theme.placeholder, ctx.theme.secondary), w, h, {
+    objectFit: 'cover',
+    ...style,
+  });
 }
 
 /**
@@ -56,7 +64,12 @@ const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFra
 
 // Formatters made once: toLocale*String builds a new one per call (~0.4 ms each, measured).
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
-const dateFormat = new Intl.DateTimeFormat('en-US', { month: 'short', day: 'numeric', year: 'numeric', timeZone: 'UTC' });
+const dateFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  timeZone: 'UTC',
+});
 const integerFormat = new Intl.NumberFormat('en-US');
 
 function formatDate(iso: string): string {
@@ -80,7 +93,18 @@ function mediaOverlay(_ctx: CardContext, m: Media, w: number, h: number): El | n
       img(playButton(), size, size),
       m.durationMs
         ? box(
-            { position: 'absolute', left: 8, bottom: 8, backgroundColor: 'rgba(0,0,0,0.77)', color: '#fff', borderRadius: 4, padding: '0 5px', fontSize: 13, lineHeight: '20px', fontWeight: 700 },
+            {
+              position: 'absolute',
+              left: 8,
+              bottom: 8,
+              backgroundColor: 'rgba(0,0,0,0.77)',
+              color: '#fff',
+              borderRadius: 4,
+              padding: '0 5px',
+              fontSize: 13,
+              lineHeight: '20px',
+              fontWeight: 700,
+            },
             formatDuration(m.durationMs),
           )
         : null,
@@ -88,7 +112,18 @@ function mediaOverlay(_ctx: CardContext, m: Media, w: number, h: number): El | n
   }
   if (m.type === 'gif') {
     return box(
-      { position: 'absolute', left: 8, bottom: 8, backgroundColor: 'rgba(0,0,0,0.77)', color: '#fff', borderRadius: 4, padding: '0 5px', fontSize: 13, lineHeight: '20px', fontWeight: 700 },
+      {
+        position: 'absolute',
+        left: 8,
+        bottom: 8,
+        backgroundColor: 'rgba(0,0,0,0.77)',
+        color: '#fff',
+        borderRadius: 4,
+        padding: '0 5px',
+        fontSize: 13,
+        lineHeight: '20px',
+        fontWeight: 700,
+      },
       'GIF',
     );
   }
@@ -99,10 +134,22 @@ function mediaOverlay(_ctx: CardContext, m: Media, w: number, h: number): El | n
 // rasterizes at full size. Images are prepared at exactly their box size and only the images
 // on the grid's corners get rounded corners: drawn by the PNG pipeline itself when the image can
 // be lifted out of the SVG, by background-coloured cutters over it otherwise.
-function cornered(ctx: CardContext, url: string | undefined, w: number, h: number, radii: Radii, overlay: El | null = null): El {
+function cornered(
+  ctx: CardContext,
+  url: string | undefined,
+  w: number,
+  h: number,
+  radii: Radii,
+  overlay: El | null = null,
+): El {
   const lifted = overlay ? null : lift(ctx, url, w, h, radii);
   if (lifted) return box({ position: 'relative', width: w, height: h }, lifted);
-  return box({ position: 'relative', width: w, height: h }, image(ctx, url, w, h), overlay, ...cutters(ctx, w, h, radii));
+  return box(
+    { position: 'relative', width: w, height: h },
+    image(ctx, url, w, h),
+    overlay,
+    ...cutters(ctx, w, h, radii),
+  );
 }
 
 /** PNG only: the marker for an image the photo layer draws, or null when it cannot be lifted. */
@@ -146,7 +193,10 @@ function cornersOf(x: number, y: number, w: number, h: number, total: { w: numbe
 }
 
 /** X's grid: one item at its aspect (clamped), two side by side, three as one tall and two stacked, four as 2×2. */
-export function mediaLayout(media: Media[], width: number): Array<{ m: Media; x: number; y: number; w: number; h: number }> {
+export function mediaLayout(
+  media: Media[],
+  width: number,
+): Array<{ m: Media; x: number; y: number; w: number; h: number }> {
   const items = media.slice(0, 4);
   if (items.length === 1) {
     const m = items[0];
@@ -160,7 +210,8 @@ export function mediaLayout(media: Media[], width: number): Array<{ m: Media; x:
   const right = width - GRID_GAP - left;
   const top = Math.floor(halfH);
   const bottom = height - GRID_GAP - top;
-  if (items.length === 2) return items.map((m, i) => ({ m, x: i ? left + GRID_GAP : 0, y: 0, w: i ? right : left, h: height }));
+  if (items.length === 2)
+    return items.map((m, i) => ({ m, x: i ? left + GRID_GAP : 0, y: 0, w: i ? right : left, h: height }));
   if (items.length === 3) {
     return [
       { m: items[0], x: 0, y: 0, w: left, h: height },
@@ -188,7 +239,10 @@ function mediaGrid(ctx: CardContext, media: Media[], outer: number, radius: numb
     radius,
     { position: 'relative' },
     ...layout.map((l) =>
-      box({ position: 'absolute', left: l.x, top: l.y, width: l.w, height: l.h }, tile(ctx, l.m, l.w, l.h, cornersOf(l.x, l.y, l.w, l.h, total, radius - BORDER))),
+      box(
+        { position: 'absolute', left: l.x, top: l.y, width: l.w, height: l.h },
+        tile(ctx, l.m, l.w, l.h, cornersOf(l.x, l.y, l.w, l.h, total, radius - BORDER)),
+      ),
     ),
   );
 }
@@ -231,9 +285,41 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
     const winner = c.votes !== undefined && c.votes === max && max > 0;
     return box(
       { position: 'relative', width: INNER, height: 32, marginTop: 8, alignItems: 'center' },
-      box({ position: 'absolute', left: 0, top: 0, height: 32, width: Math.max(6, Math.round((INNER * pct) / 100)), borderRadius: 4, backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar }),
-      box({ position: 'absolute', left: 10, top: 0, height: 32, alignItems: 'center', fontSize: 15, fontWeight: winner ? 700 : 400, color: ctx.theme.text }, c.label),
-      box({ position: 'absolute', right: 4, top: 0, height: 32, alignItems: 'center', fontSize: 15, fontWeight: winner ? 700 : 400, color: ctx.theme.text }, `${pct.toFixed(1).replace(/\.0$/, '')}%`),
+      box({
+        position: 'absolute',
+        left: 0,
+        top: 0,
+        height: 32,
+        width: Math.max(6, Math.round((INNER * pct) / 100)),
+        borderRadius: 4,
+        backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar,
+      }),
+      box(
+        {
+          position: 'absolute',
+          left: 10,
+          top: 0,
+          height: 32,
+          alignItems: 'center',
+          fontSize: 15,
+          fontWeight: winner ? 700 : 400,
+          color: ctx.theme.text,
+        },
+        c.label,
+      ),
+      box(
+        {
+          position: 'absolute',
+          right: 4,
+          top: 0,
+          height: 32,
+          alignItems: 'center',
+          fontSize: 15,
+          fontWeight: winner ? 700 : 400,
+          color: ctx.theme.text,
+        },
+        `${pct.toFixed(1).replace(/\.0$/, '')}%`,
+      ),
     );
   });
   const summary = `${integerFormat.format(total)} ${total === 1 ? 'vote' : 'votes'}${poll.final ? ' · Final results' : ''}`;
@@ -251,7 +337,10 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
     card.domain ? box({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, card.domain) : null,
     card.title ? box({ fontSize: 15, color: ctx.theme.text, lineHeight: '20px' }, card.title) : null,
     card.description && !card.large
-      ? box({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, card.description.length > 120 ? `${card.description.slice(0, 119)}…` : card.description)
+      ? box(
+          { fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' },
+          card.description.length > 120 ? `${card.description.slice(0, 119)}…` : card.description,
+        )
       : null,
   );
   if (card.large) {
@@ -270,9 +359,7 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
     { width: INNER, marginTop: 12 },
     16,
     {},
-    showImage
-      ? cornered(ctx, card.image!.url, 130, 130, { tl: 15, bl: 15 })
-      : null,
+    showImage ? cornered(ctx, card.image!.url, 130, 130, { tl: 15, bl: 15 }) : null,
     lines,
   );
 }
@@ -290,11 +377,28 @@ function quoteCard(ctx: CardContext, q: Post): El {
       avatar(ctx, q.author.avatarUrl, 20, square ? 4 : 10),
       box({ marginLeft: 6, fontWeight: 700, fontSize: 15, color: ctx.theme.text }, q.author.name),
       v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2 }) : null,
-      box({ marginLeft: 4, fontSize: 15, color: ctx.theme.secondary, flexShrink: 1 }, `@${q.author.handle} · ${shortDate(q.createdAt)}`),
+      box(
+        { marginLeft: 4, fontSize: 15, color: ctx.theme.secondary, flexShrink: 1 },
+        `@${q.author.handle} · ${shortDate(q.createdAt)}`,
+      ),
     ),
-    q.replyTo ? textBlock({ width: QUOTE_INNER, fontSize: 15, color: ctx.theme.secondary, marginTop: 4 }, ['Replying to ', span({ color: ctx.theme.link }, `@${q.replyTo.handle}`)]) : null,
+    q.replyTo
+      ? textBlock({ width: QUOTE_INNER, fontSize: 15, color: ctx.theme.secondary, marginTop: 4 }, [
+          'Replying to ',
+          span({ color: ctx.theme.link }, `@${q.replyTo.handle}`),
+        ])
+      : null,
     q.text
-      ? box({ marginTop: 4 }, renderText(q, { width: QUOTE_INNER, fontSize: 15, lineHeight: 20, color: ctx.theme.text, linkColor: ctx.theme.link })!)
+      ? box(
+          { marginTop: 4 },
+          renderText(q, {
+            width: QUOTE_INNER,
+            fontSize: 15,
+            lineHeight: 20,
+            color: ctx.theme.text,
+            linkColor: ctx.theme.link,
+          })!,
+        )
       : null,
     q.media.length ? mediaGrid(ctx, q.media, QUOTE_INNER, 12) : null,
   );
@@ -315,21 +419,27 @@ function countsRow(ctx: CardContext, counts: Counts): El | null {
     { flexDirection: 'column', width: INNER },
     box({ width: INNER, height: BORDER, marginTop: 12, backgroundColor: ctx.theme.border }),
     box(
-    { width: INNER, height: 32, marginTop: 12, alignItems: 'center', columnGap: 22 },
-    ...known.map(([k, icon]) =>
-      box(
-        { alignItems: 'center', color: ctx.theme.secondary, fontSize: 14, lineHeight: '20px', height: 20 },
-        img(counterIcon(icon as 'likes', ctx.theme.secondary), 19, 19, { marginRight: 5 }),
-        compact.format(counts[k]!),
+      { width: INNER, height: 32, marginTop: 12, alignItems: 'center', columnGap: 22 },
+      ...known.map(([k, icon]) =>
+        box(
+          { alignItems: 'center', color: ctx.theme.secondary, fontSize: 14, lineHeight: '20px', height: 20 },
+          img(counterIcon(icon as 'likes', ctx.theme.secondary), 19, 19, { marginRight: 5 }),
+          compact.format(counts[k]!),
+        ),
       ),
-    ),
     ),
   );
 }
 
 /** Every string the card draws, for font selection. */
 export function cardText(post: Post): string {
-  const parts = [post.author.name, post.author.handle, post.text, formatDate(post.createdAt), 'Replying to GIF votes Final results 0123456789.%·:KM'];
+  const parts = [
+    post.author.name,
+    post.author.handle,
+    post.text,
+    formatDate(post.createdAt),
+    'Replying to GIF votes Final results 0123456789.%·:KM',
+  ];
   if (post.quoted) parts.push(post.quoted.author.name, post.quoted.text, post.quoted.author.handle);
   if (post.poll) parts.push(...post.poll.choices.map((c) => c.label));
   if (post.card) parts.push(post.card.title ?? '', post.card.description ?? '', post.card.domain ?? '');
@@ -345,7 +455,11 @@ export function cardImages(post: Post): Array<{ url: string; width: number; heig
   if (post.author.avatarUrl) out.push({ url: post.author.avatarUrl, width: 48, height: 48 });
   grid(post, gridInner(INNER));
   if (post.card?.image) {
-    out.push(post.card.large ? { url: post.card.image.url, width: gridInner(INNER), height: Math.round(gridInner(INNER) / 1.91) } : { url: post.card.image.url, width: 130, height: 130 });
+    out.push(
+      post.card.large
+        ? { url: post.card.image.url, width: gridInner(INNER), height: Math.round(gridInner(INNER) / 1.91) }
+        : { url: post.card.image.url, width: 130, height: 130 },
+    );
   }
   const q = post.quoted;
   if (q) {
@@ -370,7 +484,12 @@ export function buildCard(post: Post, ctx: CardContext): El {
     { flexDirection: 'column', padding: PAD },
     header(ctx, post),
     post.replyTo ? replyLine(ctx, post.replyTo.handle) : null,
-    post.text ? box({ marginTop: 12 }, renderText(post, { width: INNER, fontSize: 20, lineHeight: 26, color: t.text, linkColor: t.link })!) : null,
+    post.text
+      ? box(
+          { marginTop: 12 },
+          renderText(post, { width: INNER, fontSize: 20, lineHeight: 26, color: t.text, linkColor: t.link })!,
+        )
+      : null,
     post.poll ? pollBlock(ctx, post.poll) : null,
     post.media.length ? mediaGrid(ctx, post.media, INNER, 16) : null,
     post.card ? linkCard(ctx, post.card) : null,

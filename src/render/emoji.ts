@@ -5,7 +5,12 @@ import path from 'node:path';
 
 const require = createRequire(import.meta.url);
 const DIR = path.dirname(require.resolve('@twemoji/svg/package.json'));
-const available = new Set(fs.readdirSync(DIR).filter((f) => f.endsWith('.svg')).map((f) => f.slice(0, -4)));
+const available = new Set(
+  fs
+    .readdirSync(DIR)
+    .filter((f) => f.endsWith('.svg'))
+    .map((f) => f.slice(0, -4)),
+);
 const cache = new Map<string, string | null>();
 
 const ZWJ = '\u200d';
@@ -21,7 +26,9 @@ function twemojiNames(grapheme: string): string[] {
 export function emojiDataUri(grapheme: string): string | null {
   if (cache.has(grapheme)) return cache.get(grapheme)!;
   const name = twemojiNames(grapheme).find((n) => available.has(n));
-  const uri = name ? `data:image/svg+xml;base64,${fs.readFileSync(path.join(DIR, `${name}.svg`)).toString('base64')}` : null;
+  const uri = name
+    ? `data:image/svg+xml;base64,${fs.readFileSync(path.join(DIR, `${name}.svg`)).toString('base64')}`
+    : null;
   cache.set(grapheme, uri);
   return uri;
 }

@@ -61,11 +61,16 @@ function loadIndex(): Index {
   const faces: FontFace[] = [];
   for (const pkg of [...BASE_PACKAGES, ...CJK_DEFAULT]) faces.push(...parseCss(pkg, 400), ...parseCss(pkg, 700));
   const byOrder = new Map<string, FontFace[]>();
-  for (const [key, cjk] of [['default', CJK_DEFAULT], ['ja', CJK_JAPANESE]] as const) {
+  for (const [key, cjk] of [
+    ['default', CJK_DEFAULT],
+    ['ja', CJK_JAPANESE],
+  ] as const) {
     const order = [...BASE_PACKAGES, ...cjk];
     byOrder.set(
       key,
-      faces.filter((f) => f.weight === 400).sort((a, b) => order.indexOf(a.name.split('~')[0]) - order.indexOf(b.name.split('~')[0])),
+      faces
+        .filter((f) => f.weight === 400)
+        .sort((a, b) => order.indexOf(a.name.split('~')[0]) - order.indexOf(b.name.split('~')[0])),
     );
   }
   index = { faces, byOrder };

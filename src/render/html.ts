@@ -28,7 +28,9 @@ function textHtml(text: string): string {
   const parts = splitEmoji(text);
   const html = parts
     .map((part) =>
-      part.emoji ? `<img class="e" alt="${escapeHtml(part.text)}" src="${emojiDataUri(part.text)}">` : escapeHtml(part.text),
+      part.emoji
+        ? `<img class="e" alt="${escapeHtml(part.text)}" src="${emojiDataUri(part.text)}">`
+        : escapeHtml(part.text),
     )
     .join('');
   // One inline run: inside a flex box, text and emoji images would otherwise become separate
@@ -49,7 +51,10 @@ function nodeHtml(node: Child): string {
 
 export function renderHtmlDocument(tree: El, faces: FontFace[], title: string): string {
   const fontCss = faces
-    .map((f) => `@font-face{font-family:"${f.name}";font-weight:${f.weight};src:url(data:font/woff;base64,${readFontData(f).toString('base64')}) format("woff")}`)
+    .map(
+      (f) =>
+        `@font-face{font-family:"${f.name}";font-weight:${f.weight};src:url(data:font/woff;base64,${readFontData(f).toString('base64')}) format("woff")}`,
+    )
     .join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8">

@@ -27,49 +27,62 @@ const BADGE_COLORS: Record<Exclude<Verification, 'none'>, string> = {
 };
 
 export function badgeIcon(kind: Exclude<Verification, 'none'>): string {
-  return memo(`badge:${kind}`, () =>
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="${rosettePath()}" fill="${BADGE_COLORS[kind]}"/>` +
-    '<path d="M7.2 12.4l3.2 3.1 6.4-7" fill="none" stroke="#fff" stroke-width="2.3" stroke-linecap="round" stroke-linejoin="round"/></svg>',
+  return memo(
+    `badge:${kind}`,
+    () =>
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path d="${rosettePath()}" fill="${BADGE_COLORS[kind]}"/>` +
+      '<path d="M7.2 12.4l3.2 3.1 6.4-7" fill="none" stroke="#fff" stroke-width="2.3" stroke-linecap="round" stroke-linejoin="round"/></svg>',
   );
 }
 
 export function xLogo(color: string): string {
-  return memo(`x:${color}`, () =>
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="${color}" d="M3 3h5.2l12.8 18h-5.2z"/>` +
-    `<path fill="${color}" d="M18.6 3h2.4l-7.4 8.4-1.3-1.8zM10.6 13.6l1.3 1.8L5.4 21H3z"/></svg>`,
+  return memo(
+    `x:${color}`,
+    () =>
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><path fill="${color}" d="M3 3h5.2l12.8 18h-5.2z"/>` +
+      `<path fill="${color}" d="M18.6 3h2.4l-7.4 8.4-1.3-1.8zM10.6 13.6l1.3 1.8L5.4 21H3z"/></svg>`,
   );
 }
 
-const STROKE = (color: string) => `fill="none" stroke="${color}" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"`;
+const STROKE = (color: string) =>
+  `fill="none" stroke="${color}" stroke-width="1.8" stroke-linecap="round" stroke-linejoin="round"`;
 
 const COUNTER_PATHS: Record<string, string> = {
-  replies: '<path d="M4 11.5a7.5 7 0 0 1 7.5-7h1A7.5 7 0 0 1 20 11.5 7.5 7 0 0 1 12.5 18.5H11l-5 3v-4.2A7 7 0 0 1 4 11.5z"/>',
+  replies:
+    '<path d="M4 11.5a7.5 7 0 0 1 7.5-7h1A7.5 7 0 0 1 20 11.5 7.5 7 0 0 1 12.5 18.5H11l-5 3v-4.2A7 7 0 0 1 4 11.5z"/>',
   reposts: '<path d="M5 9V7a2 2 0 0 1 2-2h10l-3-3M17 5l-3 3M19 15v2a2 2 0 0 1-2 2H7l3 3M7 19l3-3"/>',
-  likes: '<path d="M12 20s-7.5-4.6-8.6-9.4C2.6 7.2 4.7 4.5 7.7 4.5c1.9 0 3.3 1.1 4.3 2.6 1-1.5 2.4-2.6 4.3-2.6 3 0 5.1 2.7 4.3 6.1C19.5 15.4 12 20 12 20z"/>',
+  likes:
+    '<path d="M12 20s-7.5-4.6-8.6-9.4C2.6 7.2 4.7 4.5 7.7 4.5c1.9 0 3.3 1.1 4.3 2.6 1-1.5 2.4-2.6 4.3-2.6 3 0 5.1 2.7 4.3 6.1C19.5 15.4 12 20 12 20z"/>',
   views: '<path d="M5 20V12M10 20V5M15 20v-9M20 20v-5"/>',
   bookmarks: '<path d="M6.5 3.5h11v17l-5.5-4-5.5 4z"/>',
   quotes: '<path d="M5 6h14v9H9l-4 3.5z"/>',
 };
 
 export function counterIcon(kind: keyof typeof COUNTER_PATHS, color: string): string {
-  return memo(`counter:${kind}:${color}`, () =>
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g ${STROKE(color)}>${COUNTER_PATHS[kind]}</g></svg>`,
+  return memo(
+    `counter:${kind}:${color}`,
+    () =>
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24"><g ${STROKE(color)}>${COUNTER_PATHS[kind]}</g></svg>`,
   );
 }
 
 export function playButton(): string {
-  return memo('play', () =>
-    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="29" fill="#1d9bf0" stroke="#fff" stroke-width="4"/>' +
-    '<path d="M25 19.5v25l20-12.5z" fill="#fff"/></svg>',
+  return memo(
+    'play',
+    () =>
+      '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><circle cx="32" cy="32" r="29" fill="#1d9bf0" stroke="#fff" stroke-width="4"/>' +
+      '<path d="M25 19.5v25l20-12.5z" fill="#fff"/></svg>',
   );
 }
 
 /** Drawn where a media fetch failed: a neutral panel with a picture glyph, never a broken request. */
 export function placeholderImage(background: string, glyph: string): string {
-  return memo(`ph:${background}:${glyph}`, () =>
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90" preserveAspectRatio="xMidYMid slice"><rect width="160" height="90" fill="${background}"/>` +
-    `<g fill="none" stroke="${glyph}" stroke-width="2.5" stroke-linejoin="round"><rect x="62" y="30" width="36" height="30" rx="3"/>` +
-    `<path d="M64 56l10-11 8 8 5-5 9 8"/><circle cx="88" cy="38" r="3"/></g></svg>`,
+  return memo(
+    `ph:${background}:${glyph}`,
+    () =>
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90" preserveAspectRatio="xMidYMid slice"><rect width="160" height="90" fill="${background}"/>` +
+      `<g fill="none" stroke="${glyph}" stroke-width="2.5" stroke-linejoin="round"><rect x="62" y="30" width="36" height="30" rx="3"/>` +
+      `<path d="M64 56l10-11 8 8 5-5 9 8"/><circle cx="88" cy="38" r="3"/></g></svg>`,
   );
 }
 
@@ -85,5 +98,8 @@ export function cornerCutter(color: string, radius: number, corner: 'tl' | 'tr' 
     bl: `M0,${r}V0A${r},${r} 0 0 0 ${r},${r}Z`,
     br: `M${r},${r}H0A${r},${r} 0 0 0 ${r},0Z`,
   }[corner];
-  return memo(`corner:${color}:${r}:${corner}`, () => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${r} ${r}"><path d="${d}" fill="${color}"/></svg>`);
+  return memo(
+    `corner:${color}:${r}:${corner}`,
+    () => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${r} ${r}"><path d="${d}" fill="${color}"/></svg>`,
+  );
 }

@@ -34,9 +34,14 @@ export class ImagePrep {
     if (hit !== undefined) return hit;
     let prepared: PreparedImage | null;
     try {
-      const img = sharp(source, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).resize(width, height, { fit: 'cover', position: 'centre' });
+      const img = sharp(source, { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' }).resize(width, height, {
+        fit: 'cover',
+        position: 'centre',
+      });
       const meta = await img.metadata();
-      const out = meta.hasAlpha ? await img.png({ compressionLevel: 3 }).toBuffer() : await img.jpeg({ quality: 88 }).toBuffer();
+      const out = meta.hasAlpha
+        ? await img.png({ compressionLevel: 3 }).toBuffer()
+        : await img.jpeg({ quality: 88 }).toBuffer();
       prepared = { key, mime: meta.hasAlpha ? 'image/png' : 'image/jpeg', bytes: shareBytes(out) };
     } catch {
       prepared = null;

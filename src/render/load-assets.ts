@@ -13,7 +13,12 @@ export type ImageSource = (url: string, width: number, height: number) => Promis
  * Gets every image the card draws from `source` and prepares it at the size it is drawn (device
  * pixels; null: placeholder). An image drawn twice is prepared once, for the larger box.
  */
-export async function prepareAssets(post: Post, scale: number, source: ImageSource, prep: ImagePrep = sharedPrep): Promise<Assets> {
+export async function prepareAssets(
+  post: Post,
+  scale: number,
+  source: ImageSource,
+  prep: ImagePrep = sharedPrep,
+): Promise<Assets> {
   const boxes = new Map<string, { width: number; height: number }>();
   for (const { url, width, height } of cardImages(post)) {
     const b = boxes.get(url);
@@ -32,6 +37,16 @@ export async function prepareAssets(post: Post, scale: number, source: ImageSour
 }
 
 /** The card's images fetched through the media cache, each at the width it is drawn. */
-export function loadAssets(post: Post, media: MediaFetcher, scale: number, prep: ImagePrep = sharedPrep): Promise<Assets> {
-  return prepareAssets(post, scale, async (url, width) => (await media.fetch(sizedMediaUrl(url, width)))?.bytes ?? null, prep);
+export function loadAssets(
+  post: Post,
+  media: MediaFetcher,
+  scale: number,
+  prep: ImagePrep = sharedPrep,
+): Promise<Assets> {
+  return prepareAssets(
+    post,
+    scale,
+    async (url, width) => (await media.fetch(sizedMediaUrl(url, width)))?.bytes ?? null,
+    prep,
+  );
 }

@@ -59,10 +59,12 @@ export function takeMarkers(svg: string): { svg: string; boxes: Box[] } {
     const index = markerIndex.get(HREF.exec(el)?.[1] ?? '');
     if (index === undefined) return el;
     // A marker is laid out as a plain rectangle; anything else means the tree changed under us.
-    if (/ (transform|clip-path|mask|opacity)=/.test(el)) throw new Error(`lifted photo drawn with effects: ${el.slice(0, 120)}`);
+    if (/ (transform|clip-path|mask|opacity)=/.test(el))
+      throw new Error(`lifted photo drawn with effects: ${el.slice(0, 120)}`);
     const attr = (name: string) => Number(new RegExp(` ${name}="([-\\d.]+)"`).exec(el)?.[1] ?? Number.NaN);
     const box = { x: attr('x'), y: attr('y'), width: attr('width'), height: attr('height') };
-    if (Object.values(box).some((v) => !Number.isFinite(v))) throw new Error(`lifted photo without a box: ${el.slice(0, 120)}`);
+    if (Object.values(box).some((v) => !Number.isFinite(v)))
+      throw new Error(`lifted photo without a box: ${el.slice(0, 120)}`);
     if (boxes[index]) throw new Error(`lifted photo ${index} laid out twice`);
     boxes[index] = box;
     return '';
@@ -105,7 +107,8 @@ async function decodeTile(image: PreparedImage, width: number, height: number, r
     .ensureAlpha()
     .raw()
     .toBuffer({ resolveWithObject: true });
-  if (info.channels !== 4 || info.width !== width || info.height !== height) throw new Error(`photo decoded as ${info.width}×${info.height}×${info.channels}`);
+  if (info.channels !== 4 || info.width !== width || info.height !== height)
+    throw new Error(`photo decoded as ${info.width}×${info.height}×${info.channels}`);
   const solidFrom = new Uint32Array(height);
   const solidTo = new Uint32Array(height);
   for (let y = 0; y < height; y++) {
@@ -174,12 +177,25 @@ function blit(dst: Buffer, dstWidth: number, dstHeight: number, tile: Tile, left
 }
 
 /** Draws each lifted photo into its marker's box on resvg's premultiplied RGBA pixmap. */
-export async function drawPhotos(pixmap: Buffer, width: number, height: number, photos: LiftedPhoto[], boxes: Box[], scale: number): Promise<void> {
-  if (photos.length !== boxes.length) throw new Error(`${photos.length} lifted photos but ${boxes.length} markers in the SVG`);
+export async function drawPhotos(
+  pixmap: Buffer,
+  width: number,
+  height: number,
+  photos: LiftedPhoto[],
+  boxes: Box[],
+  scale: number,
+): Promise<void> {
+  if (photos.length !== boxes.length)
+    throw new Error(`${photos.length} lifted photos but ${boxes.length} markers in the SVG`);
   const placed = boxes.map((b) => {
     const left = Math.round(b.x * scale);
     const top = Math.round(b.y * scale);
-    return { left, top, width: Math.round((b.x + b.width) * scale) - left, height: Math.round((b.y + b.height) * scale) - top };
+    return {
+      left,
+      top,
+      width: Math.round((b.x + b.width) * scale) - left,
+      height: Math.round((b.y + b.height) * scale) - top,
+    };
   });
   const decoded = await Promise.all(photos.map((p, i) => tileFor(p, placed[i].width, placed[i].height, scale)));
   for (const [i, tile] of decoded.entries()) blit(pixmap, width, height, tile, placed[i].left, placed[i].top);

@@ -32,7 +32,12 @@ export interface PngOptions {
  * partly transparent (a card: an opaque rounded rectangle filling the canvas), and only those
  * are looked at when converting to straight alpha. Scanning every pixel costs 1.3-3 ms.
  */
-export async function encodePng(pixels: Buffer, width: number, height: number, { edge, offThread = false }: PngOptions = {}): Promise<Buffer> {
+export async function encodePng(
+  pixels: Buffer,
+  width: number,
+  height: number,
+  { edge, offThread = false }: PngOptions = {},
+): Promise<Buffer> {
   const stride = width * 4;
   const buffer = takeScanlineBuffer((stride + 1) * height);
   const rows = buffer.subarray(0, (stride + 1) * height);

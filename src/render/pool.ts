@@ -107,7 +107,11 @@ export class RenderPool {
       if (!entry) return;
       clearTimeout(entry.timer);
       slot.jobs.delete(m.id);
-      if (m.ok) entry.job.resolve({ bytes: Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength), contentType: m.contentType });
+      if (m.ok)
+        entry.job.resolve({
+          bytes: Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength),
+          contentType: m.contentType,
+        });
       else entry.job.reject(new Error(m.error));
       this.dispatch();
     });
@@ -165,7 +169,8 @@ export class RenderPool {
       slot.jobs.set(job.id, { job, timer });
       slot.ready.then(
         () => {
-          if (slot.jobs.has(job.id)) slot.worker.postMessage({ id: job.id, post: job.post, assets: [...job.assets], options: job.options });
+          if (slot.jobs.has(job.id))
+            slot.worker.postMessage({ id: job.id, post: job.post, assets: [...job.assets], options: job.options });
         },
         (err) => {
           for (const j of this.replace(slot)) j.reject(err);

@@ -34,7 +34,9 @@ export class Renderer {
   ) {
     this.pool = options.workers > 0 ? new RenderPool(options.workers, options.timeoutMs) : null;
     // One output may take at most a quarter of the budget, so a few huge cards cannot flush it.
-    this.cache = new ByteLru(options.cacheBytes, (r) => (r.bytes.length > options.cacheBytes / 4 ? Number.POSITIVE_INFINITY : r.bytes.length));
+    this.cache = new ByteLru(options.cacheBytes, (r) =>
+      r.bytes.length > options.cacheBytes / 4 ? Number.POSITIVE_INFINITY : r.bytes.length,
+    );
   }
 
   // The in-process post cache hands out the same Post object until the post expires (posts are
@@ -49,7 +51,11 @@ export class Renderer {
     let byVariant = this.keys.get(post);
     if (!byVariant) this.keys.set(post, (byVariant = new Map()));
     let key = byVariant.get(variant);
-    if (key === undefined) byVariant.set(variant, (key = createHash('sha256').update(JSON.stringify(post)).update(variant).digest('base64')));
+    if (key === undefined)
+      byVariant.set(
+        variant,
+        (key = createHash('sha256').update(JSON.stringify(post)).update(variant).digest('base64')),
+      );
     return key;
   }
 
@@ -74,7 +80,9 @@ export class Renderer {
     const job = { ...options, scale };
     // Without workers (CLI) the renderer loads here; with them, satori and resvg stay out of the
     // main thread altogether.
-    const out = this.pool ? await this.pool.run(post, assets, job) : await (await import('./renderer.ts')).renderCard(post, assets, job);
+    const out = this.pool
+      ? await this.pool.run(post, assets, job)
+      : await (await import('./renderer.ts')).renderCard(post, assets, job);
     this.stats.rendered++;
     // A card drawn with a placeholder is not kept: the image may load next time.
     if (key !== null && ![...assets.values()].includes(null)) this.cache.set(key, out);

@@ -10,7 +10,9 @@ export interface RenderTask {
   options: RenderOptions;
 }
 
-export type RenderReply = { id: number; ok: true; bytes: Uint8Array; contentType: string } | { id: number; ok: false; error: string };
+export type RenderReply =
+  | { id: number; ok: true; bytes: Uint8Array; contentType: string }
+  | { id: number; ok: false; error: string };
 
 parentPort!.on('message', async (task: RenderTask) => {
   try {
@@ -18,7 +20,11 @@ parentPort!.on('message', async (task: RenderTask) => {
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength);
     parentPort!.postMessage({ id: task.id, ok: true, bytes, contentType: out.contentType } satisfies RenderReply);
   } catch (err) {
-    parentPort!.postMessage({ id: task.id, ok: false, error: String((err as Error)?.stack ?? err) } satisfies RenderReply);
+    parentPort!.postMessage({
+      id: task.id,
+      ok: false,
+      error: String((err as Error)?.stack ?? err),
+    } satisfies RenderReply);
   }
 });
 parentPort!.postMessage({ ready: true });

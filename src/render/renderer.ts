@@ -43,15 +43,26 @@ export interface CardTree {
  */
 export function buildCardTree(post: Post, theme: ThemeName, assets: Assets, lifted?: LiftedPhoto[]): CardTree {
   const fonts = selectFonts(cardText(post), post.lang);
-  const tree = buildCard(post, { theme: THEMES[theme], assets, lifted, fontFamily: fonts.families.map((f) => `"${f}"`).join(', ') });
+  const tree = buildCard(post, {
+    theme: THEMES[theme],
+    assets,
+    lifted,
+    fontFamily: fonts.families.map((f) => `"${f}"`).join(', '),
+  });
   return { tree, fonts };
 }
 
 export async function treeToSvg({ tree, fonts }: CardTree): Promise<string> {
   const svg = await satori(tree as never, {
     width: CARD_WIDTH,
-    fonts: fonts.faces.map((f) => ({ name: f.name, data: readFontData(f), weight: f.weight, style: 'normal' as const })),
-    loadAdditionalAsset: async (code: string, segment: string) => (code === 'emoji' ? emojiDataUri(segment) ?? '' : []),
+    fonts: fonts.faces.map((f) => ({
+      name: f.name,
+      data: readFontData(f),
+      weight: f.weight,
+      style: 'normal' as const,
+    })),
+    loadAdditionalAsset: async (code: string, segment: string) =>
+      code === 'emoji' ? (emojiDataUri(segment) ?? '') : [],
   });
   return stripOverflowMasks(svg);
 }
@@ -75,7 +86,9 @@ export function stripOverflowMasks(svg: string): string {
   };
   const without = svg.replace(OVERFLOW_MASK, drop).replace(RECT_CLIP, drop);
   if (ids.size === 0) return svg;
-  return without.replace(/ (mask|clip-path)="url\(#(satori_(?:om|cp)-[\w-]+)\)"/g, (m, _a, id: string) => (ids.has(id) ? '' : m));
+  return without.replace(/ (mask|clip-path)="url\(#(satori_(?:om|cp)-[\w-]+)\)"/g, (m, _a, id: string) =>
+    ids.has(id) ? '' : m,
+  );
 }
 
 const rasterCache = new Map<string, string>();
@@ -97,7 +110,10 @@ function rasterizeSvgImages(svg: string, scale: number): string {
       const key = `${width}x${height}:${createHash('sha1').update(data).digest('base64')}`;
       let png = rasterCache.get(key);
       if (!png) {
-        const inner = new Resvg(Buffer.from(data, 'base64').toString('utf8'), { fitTo: { mode: 'width', value: width }, font: { loadSystemFonts: false } });
+        const inner = new Resvg(Buffer.from(data, 'base64').toString('utf8'), {
+          fitTo: { mode: 'width', value: width },
+          font: { loadSystemFonts: false },
+        });
         png = `data:image/png;base64,${inner.render().asPng().toString('base64')}`;
         if (rasterCache.size > 5000) rasterCache.clear();
         rasterCache.set(key, png);

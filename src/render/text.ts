@@ -41,7 +41,14 @@ function paragraphsOf(post: Pick<Post, 'text' | 'entities'>): Run[][] {
 function inlineParagraph(runs: Run[], s: TextStyle, preWrap: boolean): El {
   const children: Child[] = runs.map((r) => (r.link ? span({ color: s.linkColor }, r.text) : r.text));
   return textBlock(
-    { width: s.width, fontSize: s.fontSize, lineHeight: `${s.lineHeight}px`, color: s.color, whiteSpace: preWrap ? 'pre-wrap' : 'normal', wordBreak: 'break-word' },
+    {
+      width: s.width,
+      fontSize: s.fontSize,
+      lineHeight: `${s.lineHeight}px`,
+      color: s.color,
+      whiteSpace: preWrap ? 'pre-wrap' : 'normal',
+      wordBreak: 'break-word',
+    },
     children,
   );
 }
@@ -83,7 +90,10 @@ function bidiParagraph(runs: Run[], s: TextStyle): El {
       ? g.map(wordEl)
       : [box({ flexDirection: g[0].rtl ? 'row-reverse' : 'row', flexWrap: 'wrap', columnGap: gap }, ...g.map(wordEl))],
   );
-  return box({ width: s.width, flexDirection: baseRtl ? 'row-reverse' : 'row', flexWrap: 'wrap', columnGap: gap }, ...children);
+  return box(
+    { width: s.width, flexDirection: baseRtl ? 'row-reverse' : 'row', flexWrap: 'wrap', columnGap: gap },
+    ...children,
+  );
 }
 
 /** The element for a post's text. */

@@ -26,12 +26,20 @@ const INSET = /^(padding|border)/;
 
 function withBoxSizing(style: Style): Style {
   const keys = Object.keys(style);
-  return keys.some((k) => SIZED.test(k)) && keys.some((k) => INSET.test(k)) ? { boxSizing: 'border-box', ...style } : style;
+  return keys.some((k) => SIZED.test(k)) && keys.some((k) => INSET.test(k))
+    ? { boxSizing: 'border-box', ...style }
+    : style;
 }
 
 /** A flex box (display made explicit: satori and HTML both lay a div out as a block otherwise). */
 export function box(style: Style, ...children: Array<Child | null | undefined | false>): El {
-  return { type: 'div', props: { style: { display: 'flex', ...withBoxSizing(style) }, children: children.filter((c): c is Child => Boolean(c)) } };
+  return {
+    type: 'div',
+    props: {
+      style: { display: 'flex', ...withBoxSizing(style) },
+      children: children.filter((c): c is Child => Boolean(c)),
+    },
+  };
 }
 
 /** A block of inline text: strings and spans wrap like a paragraph. */

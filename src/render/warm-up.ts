@@ -23,11 +23,23 @@ const author = (handle: string, name: string, shape: 'circle' | 'square' = 'circ
   avatarShape: shape,
 });
 
-const photo = (n: number, width = 1200, height = 800) => ({ type: 'photo' as const, url: `https://warm-up.invalid/photo-${n}.jpg`, width, height });
+const photo = (n: number, width = 1200, height = 800) => ({
+  type: 'photo' as const,
+  url: `https://warm-up.invalid/photo-${n}.jpg`,
+  width,
+  height,
+});
 
 function warmUpPosts(): Post[] {
-  const base = { createdAt: '2026-01-02T03:04:05.000Z', lang: 'en', isNote: false, truncated: false, source: 'syndication' as const };
-  const text = 'Warming up the renderer 🚀 with @postshot, #satori and $PS: https://example.com\nSecond line, ünïcödé and emoji 👩🏽‍💻🇯🇵';
+  const base = {
+    createdAt: '2026-01-02T03:04:05.000Z',
+    lang: 'en',
+    isNote: false,
+    truncated: false,
+    source: 'syndication' as const,
+  };
+  const text =
+    'Warming up the renderer 🚀 with @postshot, #satori and $PS: https://example.com\nSecond line, ünïcödé and emoji 👩🏽‍💻🇯🇵';
   const at = (needle: string) => {
     const start = Array.from(text.slice(0, text.indexOf(needle))).length;
     return { start, end: start + Array.from(needle).length };
@@ -78,7 +90,14 @@ function warmUpPosts(): Post[] {
       entities: [],
       media: [],
       replyTo: { handle: 'someone' },
-      poll: { choices: [{ label: 'Yes', votes: 3 }, { label: 'No', votes: 1 }], totalVotes: 4, final: true },
+      poll: {
+        choices: [
+          { label: 'Yes', votes: 3 },
+          { label: 'No', votes: 1 },
+        ],
+        totalVotes: 4,
+        final: true,
+      },
       counts: {},
     },
   ];
@@ -92,7 +111,9 @@ function warmUpPosts(): Post[] {
  */
 function generatedImage(width: number, height: number, seed: number): Promise<Buffer> {
   const rgb = gradientRgb(width, height, [(seed * 70) % 256, 120, 200], [240, (seed * 40) % 256, 90]);
-  return sharp(rgb, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 1 }).toBuffer();
+  return sharp(rgb, { raw: { width, height, channels: 3 } })
+    .png({ compressionLevel: 1 })
+    .toBuffer();
 }
 
 /** The warm-up cards with their images prepared for `scale`, as the real pipeline prepares them. */

@@ -34,7 +34,8 @@ function bundleWorker(): URL {
     fs.renameSync(tmp, file);
     // Bundles of older sources are not used again.
     for (const old of fs.readdirSync(CACHE_DIR)) {
-      if (old.startsWith('render-worker-') && old !== name && old.endsWith('.mjs')) fs.rmSync(path.join(CACHE_DIR, old), { force: true });
+      if (old.startsWith('render-worker-') && old !== name && old.endsWith('.mjs'))
+        fs.rmSync(path.join(CACHE_DIR, old), { force: true });
     }
   }
   return pathToFileURL(file);

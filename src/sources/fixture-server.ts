@@ -62,7 +62,11 @@ function mediaKey(raw: string): { key: string; name?: string } {
   return { key: `${u.hostname}${p}`, name: u.searchParams.get('name') ?? undefined };
 }
 
-function loadRoot(root: string, bodies: Record<'fxtwitter' | 'syndication', Map<string, string>>, media: Map<string, MediaEntry[]>) {
+function loadRoot(
+  root: string,
+  bodies: Record<'fxtwitter' | 'syndication', Map<string, string>>,
+  media: Map<string, MediaEntry[]>,
+) {
   for (const kind of ['fxtwitter', 'syndication'] as const) {
     const dir = path.join(root, 'upstream', kind);
     if (!fs.existsSync(dir)) continue;
@@ -90,7 +94,11 @@ function placeholder(seed: string): Buffer {
   return gradientPng(400, 300, [hue(0), hue(7), hue(14)], [hue(3), hue(10), hue(17)]);
 }
 
-export async function startFixtureServer(options: { roots: string[]; port?: number; host?: string }): Promise<FixtureServer> {
+export async function startFixtureServer(options: {
+  roots: string[];
+  port?: number;
+  host?: string;
+}): Promise<FixtureServer> {
   const bodies = { fxtwitter: new Map<string, string>(), syndication: new Map<string, string>() };
   const media = new Map<string, MediaEntry[]>();
   for (const root of options.roots) if (fs.existsSync(root)) loadRoot(root, bodies, media);
@@ -136,7 +144,12 @@ export async function startFixtureServer(options: { roots: string[]; port?: numb
         finalType = fault.contentType ?? 'text/html';
         break;
       case 'tombstone':
-        out = Buffer.from(JSON.stringify({ __typename: 'TweetTombstone', tombstone: { text: { text: 'This Post was deleted by the Post author.' } } }));
+        out = Buffer.from(
+          JSON.stringify({
+            __typename: 'TweetTombstone',
+            tombstone: { text: { text: 'This Post was deleted by the Post author.' } },
+          }),
+        );
         finalStatus = fault.status ?? 200;
         break;
       case 'age_restricted':
@@ -172,9 +185,21 @@ export async function startFixtureServer(options: { roots: string[]; port?: numb
       const file = bodies.fxtwitter.get(id);
       if (file) return send(res, 200, 'application/json', fs.readFileSync(file), faultFor('fxtwitter', id));
       if (bodies.syndication.has(id)) {
-        return send(res, 503, 'application/json', JSON.stringify({ code: 500, message: 'NOT_RECORDED', tweet: null }), faultFor('fxtwitter', id));
+        return send(
+          res,
+          503,
+          'application/json',
+          JSON.stringify({ code: 500, message: 'NOT_RECORDED', tweet: null }),
+          faultFor('fxtwitter', id),
+        );
       }
-      return send(res, 404, 'application/json', JSON.stringify({ code: 404, message: 'NOT_FOUND', tweet: null }), faultFor('fxtwitter', id));
+      return send(
+        res,
+        404,
+        'application/json',
+        JSON.stringify({ code: 404, message: 'NOT_FOUND', tweet: null }),
+        faultFor('fxtwitter', id),
+      );
     }
     if (url.pathname === '/syndication/tweet-result') {
       const id = url.searchParams.get('id') ?? '';
@@ -191,7 +216,8 @@ export async function startFixtureServer(options: { roots: string[]; port?: numb
       const fault = [...faults.entries()].find(([k]) => k.startsWith('media:') && key.includes(k.slice(6)))?.[1];
       const entries = media.get(key);
       const entry = entries?.find((e) => e.name === name) ?? entries?.[0];
-      if (entry && fs.existsSync(entry.file)) return send(res, 200, entry.contentType, fs.readFileSync(entry.file), fault);
+      if (entry && fs.existsSync(entry.file))
+        return send(res, 200, entry.contentType, fs.readFileSync(entry.file), fault);
       let png = placeholders.get(key);
       if (!png) placeholders.set(key, (png = placeholder(key)));
       return send(res, 200, 'image/png', png, fault);

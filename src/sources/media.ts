@@ -29,14 +29,33 @@ const MAX_REDIRECTS = 3;
 
 const blocked = new net.BlockList();
 for (const [addr, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15],
-  ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(addr, prefix, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(addr, prefix, 'ipv4');
 for (const [addr, prefix] of [
-  ['::', 128], ['::1', 128], ['64:ff9b::', 96], ['100::', 64], ['2001:db8::', 32],
-  ['fc00::', 7], ['fe80::', 10], ['ff00::', 8],
-] as const) blocked.addSubnet(addr, prefix, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  blocked.addSubnet(addr, prefix, 'ipv6');
 
 export function isPublicAddress(ip: string): boolean {
   // IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it carries.
@@ -75,7 +94,8 @@ export function checkMediaUrl(raw: string): MediaCheck {
   if (url.protocol !== 'https:') return { ok: false, reason: `${url.protocol} is not https:` };
   if (url.username || url.password) return { ok: false, reason: 'credentials in URL' };
   if (url.port && url.port !== '443') return { ok: false, reason: 'non-standard port' };
-  if (!MEDIA_HOSTS.has(url.hostname.toLowerCase())) return { ok: false, reason: `${url.hostname} is not an X media host` };
+  if (!MEDIA_HOSTS.has(url.hostname.toLowerCase()))
+    return { ok: false, reason: `${url.hostname} is not an X media host` };
   return { ok: true, url };
 }
 
@@ -90,7 +110,10 @@ export function sizedMediaUrl(raw: string, px: number): string {
   if (url.hostname !== 'pbs.twimg.com') return raw;
   if (url.pathname.startsWith('/profile_images/')) {
     const suffix = px <= 48 ? '_normal' : px <= 73 ? '_bigger' : px <= 200 ? '_200x200' : '_400x400';
-    url.pathname = url.pathname.replace(/_(normal|bigger|mini|200x200|400x400)(\.\w+)?$/, (_m, _s, ext = '') => `${suffix}${ext}`);
+    url.pathname = url.pathname.replace(
+      /_(normal|bigger|mini|200x200|400x400)(\.\w+)?$/,
+      (_m, _s, ext = '') => `${suffix}${ext}`,
+    );
     return url.toString();
   }
   if (/^\/(media|ext_tw_video_thumb|amplify_video_thumb|tweet_video_thumb)\//.test(url.pathname)) {
@@ -171,5 +194,4 @@ export class MediaFetcher {
       throw err;
     }
   }
-
 }

@@ -17,7 +17,11 @@ const HOSTS = new Set([
 
 function checkNumeric(raw: string): PostIdResult {
   if (!/^[0-9]{1,19}$/.test(raw)) {
-    return { ok: false, reason: raw.length > 19 && /^[0-9]+$/.test(raw) ? 'a post id has at most 19 digits' : 'a post id is 1 to 19 digits' };
+    return {
+      ok: false,
+      reason:
+        raw.length > 19 && /^[0-9]+$/.test(raw) ? 'a post id has at most 19 digits' : 'a post id is 1 to 19 digits',
+    };
   }
   if (/^0/.test(raw)) return { ok: false, reason: 'a post id does not start with 0' };
   if (BigInt(raw) > MAX_ID) return { ok: false, reason: 'the id is larger than any post id' };
@@ -36,11 +40,15 @@ export function parsePostId(input: string): PostIdResult {
   } catch {
     return { ok: false, reason: 'not a numeric id or a post URL' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: 'a post URL uses http or https' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: 'a post URL uses http or https' };
   if (url.username || url.password || url.port) return { ok: false, reason: 'not a post URL' };
   const host = url.hostname.toLowerCase().replace(/^www\./, '');
   if (!HOSTS.has(host)) return { ok: false, reason: `"${host.slice(0, 64)}" is not an X post URL host` };
-  const m = /^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)(?:\/(?:photo|video)\/[1-4])?\/?$/.exec(url.pathname);
+  const m =
+    /^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)(?:\/(?:photo|video)\/[1-4])?\/?$/.exec(
+      url.pathname,
+    );
   if (!m) return { ok: false, reason: 'the URL is not a link to a post (expected /<user>/status/<id>)' };
   return checkNumeric(m[1]);
 }

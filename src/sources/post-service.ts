@@ -39,7 +39,11 @@ export class PostService {
   private async load(id: string): Promise<PostOutcome> {
     const outcome = await this.fetchFromSources(id);
     if (outcome.kind !== 'unavailable') {
-      await this.cache.set(id, outcome as CachedPost, outcome.kind === 'found' ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS));
+      await this.cache.set(
+        id,
+        outcome as CachedPost,
+        outcome.kind === 'found' ? this.ttlMs : Math.min(this.ttlMs, NEGATIVE_TTL_MS),
+      );
     }
     return outcome;
   }

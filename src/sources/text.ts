@@ -79,7 +79,8 @@ export function buildVisibleText(
 /** Mentions, hashtags, cashtags and URLs found by pattern, for sources that send text without entities. */
 export function detectEntities(text: string): RawEntity[] {
   const found: RawEntity[] = [];
-  const re = /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])|(?<![\w@])@([A-Za-z0-9_]{1,15})\b|(?<![\w#&])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)|(?<![\w$])\$([A-Za-z]{1,6}(?:[._][A-Za-z]{1,2})?)(?![\w])/gu;
+  const re =
+    /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])|(?<![\w@])@([A-Za-z0-9_]{1,15})\b|(?<![\w#&])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)|(?<![\w$])\$([A-Za-z]{1,6}(?:[._][A-Za-z]{1,2})?)(?![\w])/gu;
   for (const m of text.matchAll(re)) {
     const start = Array.from(text.slice(0, m.index)).length;
     const end = start + Array.from(m[0]).length;

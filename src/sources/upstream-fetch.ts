@@ -11,7 +11,11 @@ export type UpstreamAnswer =
 export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<UpstreamAnswer> {
   let res: HttpResponse;
   try {
-    res = await httpGet(url, { timeoutMs, maxBytes: MAX_BODY, headers: { 'user-agent': USER_AGENT, accept: 'application/json' } });
+    res = await httpGet(url, {
+      timeoutMs,
+      maxBytes: MAX_BODY,
+      headers: { 'user-agent': USER_AGENT, accept: 'application/json' },
+    });
   } catch (err) {
     const e = err as HttpError;
     return { ok: false, detail: e.message, timeout: e.kind === 'timeout' };
@@ -24,11 +28,21 @@ export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<Up
   if (res.body.toString('utf8').trim() === '') return { ok: true, status: res.status, json: {}, contentType };
   // Both APIs answer application/json; anything else (an HTML error page, a captive portal) is a fault.
   if (contentType && !/\bjson\b/i.test(contentType)) {
-    return { ok: false, status: res.status, detail: `unexpected content type ${contentType.slice(0, 60)}`, timeout: false };
+    return {
+      ok: false,
+      status: res.status,
+      detail: `unexpected content type ${contentType.slice(0, 60)}`,
+      timeout: false,
+    };
   }
   try {
     return { ok: true, status: res.status, json: JSON.parse(res.body.toString('utf8')), contentType };
   } catch {
-    return { ok: false, status: res.status, detail: `body is not JSON (${contentType || 'no content type'})`, timeout: false };
+    return {
+      ok: false,
+      status: res.status,
+      detail: `body is not JSON (${contentType || 'no content type'})`,
+      timeout: false,
+    };
   }
 }

@@ -41,14 +41,28 @@ export function encodeRgbPng(width: number, height: number, rgb: Uint8Array): Bu
 }
 
 /** A diagonal two-colour gradient with a few soft circles: easy to tell apart, cheap to compress. */
-export function gradientPng(width: number, height: number, from: [number, number, number], to: [number, number, number]): Buffer {
+export function gradientPng(
+  width: number,
+  height: number,
+  from: [number, number, number],
+  to: [number, number, number],
+): Buffer {
   return encodeRgbPng(width, height, gradientRgb(width, height, from, to));
 }
 
 /** The pixels of gradientPng, 8-bit RGB, for callers that encode them their own way. */
-export function gradientRgb(width: number, height: number, from: [number, number, number], to: [number, number, number]): Uint8Array {
+export function gradientRgb(
+  width: number,
+  height: number,
+  from: [number, number, number],
+  to: [number, number, number],
+): Uint8Array {
   const rgb = new Uint8Array(width * height * 3);
-  const circles = [0.3, 0.7].map((f, i) => ({ x: width * f, y: height * (i ? 0.35 : 0.65), r: Math.min(width, height) * 0.18 }));
+  const circles = [0.3, 0.7].map((f, i) => ({
+    x: width * f,
+    y: height * (i ? 0.35 : 0.65),
+    r: Math.min(width, height) * 0.18,
+  }));
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       const t = (x / width + y / height) / 2;

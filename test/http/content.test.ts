@@ -9,7 +9,10 @@ const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,
 test('single content: Markdown, quota headers, one credit', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const { apiKey } = await h.account('pro');
-  const res = await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': apiKey, accept: 'text/markdown' } });
+  const res = await h.app.inject({
+    url: `/api/v1/content/${TEXT_POST}`,
+    headers: { 'x-api-key': apiKey, accept: 'text/markdown' },
+  });
   assert.equal(res.statusCode, 200);
   assert.equal(res.headers['content-type'], 'text/markdown; charset=utf-8');
   assert.equal(res.headers['x-quota-remaining'], '299');
@@ -33,12 +36,21 @@ test('a cached post is charged in one step: concurrent requests never overspend,
   }
   assert.ok(ok.every((r) => r.body === ok[0].body && r.body.includes('Shipping day')));
   // Remaining after each success: every value from 48 down to 0, once.
-  assert.deepEqual(ok.map((r) => Number(r.headers['x-quota-remaining'])).sort((a, b) => b - a), Array.from({ length: 49 }, (_, i) => 48 - i));
+  assert.deepEqual(
+    ok.map((r) => Number(r.headers['x-quota-remaining'])).sort((a, b) => b - a),
+    Array.from({ length: 49 }, (_, i) => 48 - i),
+  );
   const ledger = await h.c.accounts.ledger(accountId);
-  assert.deepEqual([ledger.length, ledger.every((row) => row.kind === 'charge' && row.status === 'committed' && row.amount === 1)], [50, true]);
+  assert.deepEqual(
+    [ledger.length, ledger.every((row) => row.kind === 'charge' && row.status === 'committed' && row.amount === 1)],
+    [50, true],
+  );
   assert.equal((await h.c.quota.usage((await h.c.accounts.getAccount(accountId))!)).used, 50);
   // Committed use crossed each threshold once: one e-mail each.
-  assert.deepEqual((await h.c.accounts.listOutbox(accountId)).map((m) => m.threshold), [50, 70, 90, 100]);
+  assert.deepEqual(
+    (await h.c.accounts.listOutbox(accountId)).map((m) => m.threshold),
+    [50, 70, 90, 100],
+  );
 });
 
 test('a post cached as missing is 404 again at once: no reservation, no ledger rows, quota unchanged', async (t) => {
@@ -48,7 +60,10 @@ test('a post cached as missing is 404 again at once: no reservation, no ledger r
   const first = await get('/api/v1/content/1234567');
   assertProblem(first, 404, 'post_not_found');
   // The first answer asked the sources: its credit was reserved, then refunded.
-  assert.deepEqual((await h.c.accounts.ledger(accountId)).map((r) => r.kind), ['charge', 'refund']);
+  assert.deepEqual(
+    (await h.c.accounts.ledger(accountId)).map((r) => r.kind),
+    ['charge', 'refund'],
+  );
   for (const path of ['/api/v1/content/1234567', '/api/v1/screenshot/1234567?format=png']) {
     const again = await get(path);
     assertProblem(again, 404, 'post_not_found');
@@ -62,9 +77,15 @@ test('single content accepts post URLs, encoded or not', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const { apiKey } = await h.account('pro');
   const url = `https://x.com/postshot_samples/status/${TEXT_POST}?s=20`;
-  const encoded = await h.app.inject({ url: `/api/v1/content/${encodeURIComponent(url)}`, headers: { 'x-api-key': apiKey } });
+  const encoded = await h.app.inject({
+    url: `/api/v1/content/${encodeURIComponent(url)}`,
+    headers: { 'x-api-key': apiKey },
+  });
   assert.equal(encoded.statusCode, 200);
-  const raw = await h.app.inject({ url: `/api/v1/content/x.com/postshot_samples/status/${TEXT_POST}`, headers: { 'x-api-key': apiKey } });
+  const raw = await h.app.inject({
+    url: `/api/v1/content/x.com/postshot_samples/status/${TEXT_POST}`,
+    headers: { 'x-api-key': apiKey },
+  });
   assert.equal(raw.statusCode, 200);
   assert.equal(raw.body, encoded.body);
 });
@@ -78,7 +99,13 @@ test('single content: options, bad options, bad ids, missing posts cost nothing'
   assert.doesNotMatch(off.body, /Replies:|^>/m);
   const on = await get(`/api/v1/content/1900000000000000011?includeStats=1&includeMedia=true`);
   assert.match(on.body, /^> /m);
-  for (const q of ['includeStats=yes', 'includeMedia=', 'includeQuoted=TRUE', 'includeStats=true&includeStats=false', 'format=png']) {
+  for (const q of [
+    'includeStats=yes',
+    'includeMedia=',
+    'includeQuoted=TRUE',
+    'includeStats=true&includeStats=false',
+    'format=png',
+  ]) {
     const r = await get(`/api/v1/content/${TEXT_POST}?${q}`);
     assertProblem(r, 400, 'invalid_parameter');
     assert.equal(r.headers['x-quota-remaining'], '298', 'bad input costs nothing and still shows quota');
@@ -101,25 +128,65 @@ test('single content: options, bad options, bad ids, missing posts cost nothing'
 test('content auth statuses: 401 missing, 403 malformed or unknown', async (t) => {
   const h = await build(t);
   assertProblem(await h.app.inject({ url: `/api/v1/content/${TEXT_POST}` }), 401, 'missing_api_key');
-  assertProblem(await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': 'nope' } }), 403, 'invalid_api_key');
-  assertProblem(await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': generateApiKey() } }), 403, 'invalid_api_key');
-  const bulk = await h.app.inject({ method: 'POST', url: '/api/v1/content/tweets', headers: { 'x-api-key': generateApiKey() }, payload: { tweetIds: ['20'] } });
+  assertProblem(
+    await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': 'nope' } }),
+    403,
+    'invalid_api_key',
+  );
+  assertProblem(
+    await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': generateApiKey() } }),
+    403,
+    'invalid_api_key',
+  );
+  const bulk = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/content/tweets',
+    headers: { 'x-api-key': generateApiKey() },
+    payload: { tweetIds: ['20'] },
+  });
   assertProblem(bulk, 403, 'invalid_api_key');
-  assertProblem(await h.app.inject({ method: 'POST', url: '/api/v1/content/tweets', payload: { tweetIds: ['20'] } }), 401, 'missing_api_key');
+  assertProblem(
+    await h.app.inject({ method: 'POST', url: '/api/v1/content/tweets', payload: { tweetIds: ['20'] } }),
+    401,
+    'missing_api_key',
+  );
 });
 
-const bulk = (h: Awaited<ReturnType<typeof build>>, apiKey: string, payload: unknown, headers: Record<string, string> = {}) =>
-  h.app.inject({ method: 'POST', url: '/api/v1/content/tweets', headers: { 'x-api-key': apiKey, ...headers }, payload: payload as string });
+const bulk = (
+  h: Awaited<ReturnType<typeof build>>,
+  apiKey: string,
+  payload: unknown,
+  headers: Record<string, string> = {},
+) =>
+  h.app.inject({
+    method: 'POST',
+    url: '/api/v1/content/tweets',
+    headers: { 'x-api-key': apiKey, ...headers },
+    payload: payload as string,
+  });
 
 test('bulk: mixed good, missing, invalid and duplicate ids, in request order', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const { apiKey } = await h.account('pro');
-  const ids = [TEXT_POST, '1234567', 'not-an-id', `https://x.com/a/status/${TEXT_POST}`, '1900000000000000003', TEXT_POST];
+  const ids = [
+    TEXT_POST,
+    '1234567',
+    'not-an-id',
+    `https://x.com/a/status/${TEXT_POST}`,
+    '1900000000000000003',
+    TEXT_POST,
+  ];
   const res = await bulk(h, apiKey, { tweetIds: ids });
   assert.equal(res.statusCode, 200);
   const body = res.json();
-  assert.deepEqual(body.results.map((r: { tweetId: string }) => r.tweetId), ids);
-  assert.deepEqual(body.results.map((r: { success: boolean }) => r.success), [true, false, false, true, true, true]);
+  assert.deepEqual(
+    body.results.map((r: { tweetId: string }) => r.tweetId),
+    ids,
+  );
+  assert.deepEqual(
+    body.results.map((r: { success: boolean }) => r.success),
+    [true, false, false, true, true, true],
+  );
   assert.equal(body.results[1].error.code, 'post_not_found');
   assert.equal(body.results[2].error.code, 'invalid_post_id');
   assert.equal(body.results[0].markdown, body.results[3].markdown);
@@ -139,12 +206,22 @@ test('bulk: quota running out mid-request processes the first ids only', async (
     const r = await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': apiKey } });
     assert.equal(r.statusCode, 200);
   }
-  const ids = ['1900000000000000002', '1234567', '1900000000000000003', '1900000000000000004', '1900000000000000005', '1900000000000000006'];
+  const ids = [
+    '1900000000000000002',
+    '1234567',
+    '1900000000000000003',
+    '1900000000000000004',
+    '1900000000000000005',
+    '1900000000000000006',
+  ];
   const res = await bulk(h, apiKey, { tweetIds: ids });
   assert.equal(res.statusCode, 200);
   const r = res.json().results;
   // 3 credits: 002 ok, 1234567 missing (refunded, credit goes on), 003 ok, 004 ok, then none left.
-  assert.deepEqual(r.map((x: { success: boolean }) => x.success), [true, false, true, true, false, false]);
+  assert.deepEqual(
+    r.map((x: { success: boolean }) => x.success),
+    [true, false, true, true, false, false],
+  );
   assert.equal(r[1].error.code, 'post_not_found');
   assert.equal(r[4].error.code, 'quota_exceeded');
   assert.equal(r[5].error.code, 'quota_exceeded');
@@ -169,7 +246,11 @@ test('bulk: body validation', async (t) => {
   assertProblem(await bulk(h, apiKey, {}), 400, 'invalid_body');
   assertProblem(await bulk(h, apiKey, '{"tweetIds": [', { 'content-type': 'application/json' }), 400, 'invalid_body');
   assertProblem(await bulk(h, apiKey, 'tweetIds=20', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
-  assertProblem(await bulk(h, apiKey, 'a=1', { 'content-type': 'application/x-www-form-urlencoded' }), 415, 'unsupported_media_type');
+  assertProblem(
+    await bulk(h, apiKey, 'a=1', { 'content-type': 'application/x-www-form-urlencoded' }),
+    415,
+    'unsupported_media_type',
+  );
   const big = JSON.stringify({ tweetIds: [TEXT_POST], pad: 'x'.repeat(70 * 1024) });
   assertProblem(await bulk(h, apiKey, big, { 'content-type': 'application/json' }), 413, 'payload_too_large');
   const res = await bulk(h, apiKey, { tweetIds: [TEXT_POST] });

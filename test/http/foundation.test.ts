@@ -52,7 +52,10 @@ test('auth matrix: usage endpoint', async (t) => {
   assertProblem(await get({ 'x-api-key': wellFormedUnknown }), 403, 'unknown_api_key');
   const ok = await get({ 'x-api-key': apiKey });
   assert.equal(ok.statusCode, 200);
-  assert.deepEqual({ remaining: ok.json().remaining, limit: ok.json().limit, plan: ok.json().plan }, { remaining: 50, limit: 50, plan: 'free' });
+  assert.deepEqual(
+    { remaining: ok.json().remaining, limit: ok.json().limit, plan: ok.json().plan },
+    { remaining: 50, limit: 50, plan: 'free' },
+  );
 });
 
 for (const [style, malformed, unknown] of [
@@ -109,7 +112,9 @@ test('200 concurrent metered requests against 50 credits: exactly 50 succeed', a
   const h2 = await harness(t, { env: { POSTSHOT_RATE_LIMITS: 'free=100000' } });
   const acct = await h2.account('free');
   const results = await Promise.all(
-    Array.from({ length: 200 }, () => h2.app.inject({ url: '/__test/screenshot', headers: { 'x-api-key': acct.apiKey } })),
+    Array.from({ length: 200 }, () =>
+      h2.app.inject({ url: '/__test/screenshot', headers: { 'x-api-key': acct.apiKey } }),
+    ),
   );
   const ok = results.filter((r) => r.statusCode === 200);
   const refused = results.filter((r) => r.statusCode === 403);
@@ -139,7 +144,10 @@ test('a metered request whose work fails costs nothing, and says so in its heade
   const usage = await h.c.quota.usage((await h.c.accounts.getAccount(accountId))!);
   assert.equal(usage.used, 0);
   const ledger = await h.c.accounts.ledger(accountId);
-  assert.deepEqual(ledger.map((r) => r.kind), ['charge', 'refund', 'charge', 'refund']);
+  assert.deepEqual(
+    ledger.map((r) => r.kind),
+    ['charge', 'refund', 'charge', 'refund'],
+  );
 });
 
 test('monthly rollover resets on the anchor day; free never resets', async (t) => {
@@ -153,7 +161,8 @@ test('monthly rollover resets on the anchor day; free never resets', async (t) =
       assert.equal(r.statusCode, 200);
     }
   };
-  const usage = async (key: string) => (await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': key } })).json();
+  const usage = async (key: string) =>
+    (await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': key } })).json();
   await spend(pro.apiKey, 10);
   await spend(free.apiKey, 10);
   clock.set('2026-02-27T23:59:59Z');
@@ -193,19 +202,35 @@ test('rate limit: the 31st request in a minute on a free key gets 429 with Retry
 test('failed authentications are rate limited per address', async (t) => {
   const h = await harness(t, { env: { POSTSHOT_AUTH_FAILURE_LIMIT: '5' } });
   for (let i = 0; i < 5; i++) {
-    assertProblem(await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': 'bad' } }), 401, 'invalid_api_key');
+    assertProblem(
+      await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': 'bad' } }),
+      401,
+      'invalid_api_key',
+    );
   }
   const blocked = await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': 'bad' } });
   assertProblem(blocked, 429, 'rate_limited');
   assert.ok(Number(blocked.headers['retry-after']) >= 1);
-  const other = await h.app.inject({ url: '/api/v1/usage', remoteAddress: '10.9.8.7', headers: { 'x-api-key': 'bad' } });
+  const other = await h.app.inject({
+    url: '/api/v1/usage',
+    remoteAddress: '10.9.8.7',
+    headers: { 'x-api-key': 'bad' },
+  });
   assertProblem(other, 401, 'invalid_api_key');
 });
 
 test('bad input gets 4xx problem+json, never 500', async (t) => {
   const h = await harness(t);
   const { apiKey } = await h.account();
-  for (const bad of ['', ' ', 'psk_', `${generateApiKey()} `, `psk_${'é'.repeat(38)}`, 'x'.repeat(5000), '../../etc/passwd']) {
+  for (const bad of [
+    '',
+    ' ',
+    'psk_',
+    `${generateApiKey()} `,
+    `psk_${'é'.repeat(38)}`,
+    'x'.repeat(5000),
+    '../../etc/passwd',
+  ]) {
     const r = await h.app.inject({ url: '/api/v1/usage', headers: bad === '' ? {} : { 'x-api-key': bad } });
     assert.ok(r.statusCode === 401 || r.statusCode === 403, `${r.statusCode} for ${JSON.stringify(bad)}`);
     assert.match(String(r.headers['content-type']), /^application\/problem\+json/);

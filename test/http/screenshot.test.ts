@@ -27,7 +27,8 @@ test('screenshot: SVG by default, PNG at 2x, HTML; one credit each; quota header
   assert.equal(image.width, 1100, 'PNG is rendered at 2x the 550 px card');
   assert.ok(image.height > 600);
   // Dark theme: the card background near the top-left corner is X's dark blue.
-  const at = (x: number, y: number) => Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3));
+  const at = (x: number, y: number) =>
+    Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3));
   assert.deepEqual(at(200, 10), [0x15, 0x20, 0x2b]);
   assert.equal(png.headers['x-quota-remaining'], '298');
 
@@ -58,7 +59,11 @@ test('screenshot: parameters are validated and name the allowed values; refusals
     assert.match(r.json().detail, detail, q);
     assert.equal(r.headers['x-quota-remaining'], '300');
   }
-  assertProblem(await h.app.inject({ url: '/api/v1/screenshot/abc', headers: { 'x-api-key': apiKey } }), 400, 'invalid_post_id');
+  assertProblem(
+    await h.app.inject({ url: '/api/v1/screenshot/abc', headers: { 'x-api-key': apiKey } }),
+    400,
+    'invalid_post_id',
+  );
   const missing = await h.app.inject({ url: '/api/v1/screenshot/42', headers: { 'x-api-key': apiKey } });
   assertProblem(missing, 404, 'post_not_found');
   assert.equal(missing.headers['x-quota-remaining'], '300');
@@ -67,19 +72,33 @@ test('screenshot: parameters are validated and name the allowed values; refusals
 test('screenshot auth statuses: 401 for missing, malformed and unknown keys', async (t) => {
   const h = await build(t);
   assertProblem(await h.app.inject({ url: `/api/v1/screenshot/${POST}` }), 401, 'missing_api_key');
-  assertProblem(await h.app.inject({ url: `/api/v1/screenshot/${POST}`, headers: { 'x-api-key': 'psk_x' } }), 401, 'invalid_api_key');
-  assertProblem(await h.app.inject({ url: `/api/v1/screenshot/${POST}`, headers: { 'x-api-key': generateApiKey() } }), 401, 'invalid_api_key');
+  assertProblem(
+    await h.app.inject({ url: `/api/v1/screenshot/${POST}`, headers: { 'x-api-key': 'psk_x' } }),
+    401,
+    'invalid_api_key',
+  );
+  assertProblem(
+    await h.app.inject({ url: `/api/v1/screenshot/${POST}`, headers: { 'x-api-key': generateApiKey() } }),
+    401,
+    'invalid_api_key',
+  );
 });
 
 test('returnType=url: free plan refused for free; paid plan gets a hosted, immutable image', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const free = await h.account('free');
-  const refused = await h.app.inject({ url: `/api/v1/screenshot/${POST}?returnType=url`, headers: { 'x-api-key': free.apiKey } });
+  const refused = await h.app.inject({
+    url: `/api/v1/screenshot/${POST}?returnType=url`,
+    headers: { 'x-api-key': free.apiKey },
+  });
   assertProblem(refused, 403, 'plan_restricted');
   assert.equal(refused.headers['x-quota-remaining'], '50');
 
   const pro = await h.account('pro');
-  const res = await h.app.inject({ url: `/api/v1/screenshot/${encodeURIComponent(`https://x.com/acme/status/${POST}`)}?returnType=url&format=png`, headers: { 'x-api-key': pro.apiKey } });
+  const res = await h.app.inject({
+    url: `/api/v1/screenshot/${encodeURIComponent(`https://x.com/acme/status/${POST}`)}?returnType=url&format=png`,
+    headers: { 'x-api-key': pro.apiKey },
+  });
   assert.equal(res.statusCode, 200);
   const body = res.json();
   assert.equal(body.format, 'png');
@@ -92,7 +111,10 @@ test('returnType=url: free plan refused for free; paid plan gets a hosted, immut
   assert.equal(served.headers['cache-control'], 'public, max-age=31536000, immutable');
   assert.equal(PNG.sync.read(served.rawPayload).width, 1100);
   // Same content, same name: the second render is stored once.
-  const again = await h.app.inject({ url: `/api/v1/screenshot/${POST}?returnType=url&format=png`, headers: { 'x-api-key': pro.apiKey } });
+  const again = await h.app.inject({
+    url: `/api/v1/screenshot/${POST}?returnType=url&format=png`,
+    headers: { 'x-api-key': pro.apiKey },
+  });
   assert.equal(again.json().url, body.url);
   assertProblem(await h.app.inject({ url: `/images/${'0'.repeat(64)}.png` }), 404, 'not_found');
   assertProblem(await h.app.inject({ url: '/images/..%2F..%2Fpostshot.db' }), 404, 'not_found');
@@ -128,7 +150,10 @@ test('a repeated screenshot is served from the render cache: same bytes, one ren
   const second = await get();
   assert.ok(first.rawPayload.equals(second.rawPayload));
   assert.deepEqual(h.c.renderer.stats, { rendered: 1, cacheHits: 1, warmUpRenders: 0 });
-  const dark = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png&theme=dark`, headers: { 'x-api-key': apiKey } });
+  const dark = await h.app.inject({
+    url: `/api/v1/screenshot/${POST}?format=png&theme=dark`,
+    headers: { 'x-api-key': apiKey },
+  });
   assert.ok(!dark.rawPayload.equals(first.rawPayload), 'options are part of the cache key');
   assert.equal(h.c.renderer.stats.rendered, 2);
   assert.equal(second.headers['x-quota-remaining'], '298', 'a cached render costs the same credit');

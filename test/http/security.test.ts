@@ -15,7 +15,25 @@ import { assertProblem, build, makeTempDir } from '../helper.ts';
 function selfSignedCert(dir: string): { cert: Buffer; key: Buffer } {
   const key = path.join(dir, 'key.pem');
   const cert = path.join(dir, 'cert.pem');
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '1',
+      '-subj',
+      '/CN=localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert: fs.readFileSync(cert), key: fs.readFileSync(key) };
 }
 
@@ -27,15 +45,26 @@ test('TLS: HTTPS over HTTP/1.1 and HTTP/2, with HSTS', async (t) => {
   await h.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (h.app.server.address() as AddressInfo).port;
 
-  const h1 = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
-    https
-      .get({ host: '127.0.0.1', port, path: '/api/v1/usage', headers: { 'x-api-key': apiKey }, rejectUnauthorized: false }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
-      })
-      .on('error', reject);
-  });
+  const h1 = await new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
+    (resolve, reject) => {
+      https
+        .get(
+          {
+            host: '127.0.0.1',
+            port,
+            path: '/api/v1/usage',
+            headers: { 'x-api-key': apiKey },
+            rejectUnauthorized: false,
+          },
+          (res) => {
+            let body = '';
+            res.on('data', (d) => (body += d));
+            res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+          },
+        )
+        .on('error', reject);
+    },
+  );
   assert.equal(h1.status, 200);
   assert.match(String(h1.headers['strict-transport-security']), /max-age=31536000/);
   assert.equal(JSON.parse(h1.body).limit, 300);
@@ -61,13 +90,19 @@ test('POSTSHOT_REQUIRE_HTTPS refuses plain HTTP; a trusted proxy saying https is
   const { apiKey } = await strict.account();
   const plain = await strict.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': apiKey } });
   assertProblem(plain, 403, 'https_required');
-  const spoofed = await strict.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': apiKey, 'x-forwarded-proto': 'https' } });
+  const spoofed = await strict.app.inject({
+    url: '/api/v1/usage',
+    headers: { 'x-api-key': apiKey, 'x-forwarded-proto': 'https' },
+  });
   assertProblem(spoofed, 403, 'https_required');
   assert.equal((await strict.app.inject({ url: '/healthz' })).statusCode, 200, 'health checks stay reachable');
 
   const proxied = await build(t, { env: { POSTSHOT_REQUIRE_HTTPS: 'true', POSTSHOT_TRUST_PROXY: 'true' } });
   const other = await proxied.account();
-  const viaProxy = await proxied.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': other.apiKey, 'x-forwarded-proto': 'https' } });
+  const viaProxy = await proxied.app.inject({
+    url: '/api/v1/usage',
+    headers: { 'x-api-key': other.apiKey, 'x-forwarded-proto': 'https' },
+  });
   assert.equal(viaProxy.statusCode, 200);
   assert.match(String(viaProxy.headers['strict-transport-security']), /max-age/);
   assert.equal(viaProxy.headers['x-content-type-options'], 'nosniff');
@@ -85,7 +120,10 @@ test('API keys never reach the logs, whatever the request does', async (t) => {
   const { startFixtureServer } = await import('../../src/sources/fixture-server.ts');
   const { SAMPLES_DIR } = await import('../fixtures.ts');
   const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
-  const c = await createContainer(loadConfig({ POSTSHOT_DATA_DIR: dir, POSTSHOT_LOG_LEVEL: 'trace', ...upstream.env }), { logStream: sink });
+  const c = await createContainer(
+    loadConfig({ POSTSHOT_DATA_DIR: dir, POSTSHOT_LOG_LEVEL: 'trace', ...upstream.env }),
+    { logStream: sink },
+  );
   const app = await buildApp(c);
   t.after(async () => {
     await app.close();
@@ -109,7 +147,12 @@ test('API keys never reach the logs, whatever the request does', async (t) => {
   ]) {
     await app.inject({ url, headers: { 'x-api-key': k } });
   }
-  await app.inject({ method: 'POST', url: '/api/v1/content/tweets', headers: { 'x-api-key': key, 'content-type': 'application/json' }, payload: `{"tweetIds": ["${key}"` });
+  await app.inject({
+    method: 'POST',
+    url: '/api/v1/content/tweets',
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    payload: `{"tweetIds": ["${key}"`,
+  });
   const echoed = await app.inject({ url: `/api/v1/content/${key}`, headers: { 'x-api-key': key } });
   assert.equal(echoed.statusCode, 400);
   assert.equal(echoed.body.includes(key.slice(4, 30)), false, 'an error never repeats a key');

@@ -6,9 +6,15 @@ import { assertProblem, build } from '../helper.ts';
 const POST = '1900000000000000014';
 
 test('at start the render workers warm up: /readyz says so until they are done, and requests are served meanwhile', async (t) => {
-  const h = await build(t, { env: { POSTSHOT_RENDER_WARMUP_MS: '1500', POSTSHOT_RATE_LIMITS: 'free=1000,pro=1000,pro_plus=1000,business=1000' } });
+  const h = await build(t, {
+    env: { POSTSHOT_RENDER_WARMUP_MS: '1500', POSTSHOT_RATE_LIMITS: 'free=1000,pro=1000,pro_plus=1000,business=1000' },
+  });
   const { apiKey } = await h.account('pro');
-  assert.equal((await h.app.inject({ url: '/readyz' })).statusCode, 200, 'a container that was not started has nothing to warm');
+  assert.equal(
+    (await h.app.inject({ url: '/readyz' })).statusCode,
+    200,
+    'a container that was not started has nothing to warm',
+  );
 
   await h.c.start();
   const warming = await h.app.inject({ url: '/readyz' });
@@ -29,7 +35,11 @@ test('at start the render workers warm up: /readyz says so until they are done, 
   const { rendered, cacheHits, warmUpRenders } = h.c.renderer.stats;
   // One card per worker at least (a slow machine may manage no more within the budget).
   assert.ok(warmUpRenders >= 1, `drew warm-up cards (${warmUpRenders})`);
-  assert.deepEqual({ rendered, cacheHits }, { rendered: 1, cacheHits: 0 }, 'warm-up cards are neither counted nor cached');
+  assert.deepEqual(
+    { rendered, cacheHits },
+    { rendered: 1, cacheHits: 0 },
+    'warm-up cards are neither counted nor cached',
+  );
   // The one real request was charged once; warm-up cost nobody anything.
   const usage = await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': apiKey } });
   const { remaining, limit } = usage.json();

@@ -26,7 +26,10 @@ test('accounts, keys and usage from the command line', async (t) => {
   assert.match(apiKey, /^psk_[0-9A-Za-z]{38}$/);
 
   const list = JSON.parse((await cli(env, 'accounts', 'list', '--json')).out);
-  assert.deepEqual(list.map((a: { id: string; plan: string }) => [a.id, a.plan]), [[accountId, 'pro']]);
+  assert.deepEqual(
+    list.map((a: { id: string; plan: string }) => [a.id, a.plan]),
+    [[accountId, 'pro']],
+  );
 
   const usage = JSON.parse((await cli(env, 'usage', accountId, '--json')).out);
   assert.equal(usage.remaining, 300);
@@ -38,7 +41,10 @@ test('accounts, keys and usage from the command line', async (t) => {
   const second = JSON.parse((await cli(env, 'keys', 'create', accountId, '--json')).out);
   const keys = JSON.parse((await cli(env, 'keys', 'list', accountId, '--json')).out);
   assert.equal(keys.length, 2);
-  assert.ok(keys.every((k: { prefix: string }) => k.prefix.length === 10), 'listings show a prefix only');
+  assert.ok(
+    keys.every((k: { prefix: string }) => k.prefix.length === 10),
+    'listings show a prefix only',
+  );
   assert.doesNotMatch((await cli(env, 'keys', 'list', accountId)).out, new RegExp(second.apiKey));
   assert.equal((await cli(env, 'keys', 'revoke', second.keyId)).code, 0);
   const after = JSON.parse((await cli(env, 'keys', 'list', accountId, '--json')).out);
@@ -85,7 +91,17 @@ test('postshot render writes a PNG from the configured sources', async (t) => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
   const file = path.join(dir, 'card.png');
-  const r = await cli({ POSTSHOT_DATA_DIR: dir, ...upstream.env }, 'render', 'https://x.com/acme/status/1900000000000000008', '--format', 'png', '--theme', 'dark', '-o', file);
+  const r = await cli(
+    { POSTSHOT_DATA_DIR: dir, ...upstream.env },
+    'render',
+    'https://x.com/acme/status/1900000000000000008',
+    '--format',
+    'png',
+    '--theme',
+    'dark',
+    '-o',
+    file,
+  );
   assert.equal(r.code, 0, r.err);
   assert.ok(fs.readFileSync(file).subarray(1, 4).equals(Buffer.from('PNG')));
   const missing = await cli({ POSTSHOT_DATA_DIR: dir, ...upstream.env }, 'render', '42');
@@ -120,7 +136,9 @@ test('postshot demo serves the samples offline and prints working curl lines', a
     const md = await fetch(`${base}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': key } });
     assert.equal(md.status, 200);
     assert.match(await md.text(), /Shipping day/);
-    const png = await fetch(`${base}/api/v1/screenshot/1900000000000000008?format=png`, { headers: { 'x-api-key': key } });
+    const png = await fetch(`${base}/api/v1/screenshot/1900000000000000008?format=png`, {
+      headers: { 'x-api-key': key },
+    });
     assert.equal(png.headers.get('content-type'), 'image/png');
     assert.ok(out.includes(`curl -s -H 'X-API-KEY: ${key}' ${base}/api/v1/usage`));
   } finally {

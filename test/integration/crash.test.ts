@@ -17,7 +17,13 @@ async function start(env: Record<string, string>, port: number): Promise<ChildPr
     stdio: 'ignore',
   });
   for (let i = 0; i < 150; i++) {
-    if (await fetch(`http://127.0.0.1:${port}/readyz`).then((r) => r.ok, () => false)) return child;
+    if (
+      await fetch(`http://127.0.0.1:${port}/readyz`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return child;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('service did not start');
@@ -37,17 +43,23 @@ test('kill -9 under load: after restart the ledger and usage agree and nothing i
   await store.close();
   assert.ok(small.ok);
   assert.ok(created.ok);
-  const { apiKey, account } = created.ok ? { apiKey: created.value.apiKey, account: created.value.account } : ({} as never);
+  const { apiKey, account } = created.ok
+    ? { apiKey: created.value.apiKey, account: created.value.account }
+    : ({} as never);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const headers = { 'x-api-key': apiKey };
 
   let child = await start(env, port);
   // Before the crash: a hosted image and a crossed 50 % threshold would be lost by a careless store.
-  const hosted = await (await fetch(`${base}/api/v1/screenshot/1900000000000000014?returnType=url&format=png`, { headers })).json();
+  const hosted = await (
+    await fetch(`${base}/api/v1/screenshot/1900000000000000014?returnType=url&format=png`, { headers })
+  ).json();
   assert.match(hosted.url, /\/images\/[0-9a-f]{64}\.png$/);
   for (let i = 0; i < 25; i++) {
-    const r = await fetch(`${base}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': small.ok ? small.value.apiKey : '' } });
+    const r = await fetch(`${base}/api/v1/content/1900000000000000001`, {
+      headers: { 'x-api-key': small.ok ? small.value.apiKey : '' },
+    });
     await r.text();
   }
 
@@ -78,7 +90,10 @@ test('kill -9 under load: after restart the ledger and usage agree and nothing i
   try {
     const ledger = await check.ledger(account.id);
     assert.equal(ledger.filter((r) => r.status === 'pending').length, 0, 'no charge is left pending after restart');
-    assert.ok(ledger.some((r) => r.kind === 'refund'), 'requests cut off by the crash were refunded at restart');
+    assert.ok(
+      ledger.some((r) => r.kind === 'refund'),
+      'requests cut off by the crash were refunded at restart',
+    );
     const net = ledger.reduce((s, r) => s + (r.kind === 'charge' ? r.amount : -r.amount), 0);
     const usage = await (await fetch(`${base}/api/v1/usage`, { headers })).json();
     assert.equal(usage.used, net, 'usage and ledger agree');
@@ -88,7 +103,11 @@ test('kill -9 under load: after restart the ledger and usage agree and nothing i
     const committed = ledger.filter((r) => r.kind === 'charge' && r.status === 'committed').length;
     assert.equal(net, committed, 'only completed work stays charged');
     const outbox = await check.listOutbox(small.ok ? small.value.account.id : '');
-    assert.deepEqual(outbox.map((m) => m.threshold), [50], 'the queued quota e-mail survived the crash');
+    assert.deepEqual(
+      outbox.map((m) => m.threshold),
+      [50],
+      'the queued quota e-mail survived the crash',
+    );
   } finally {
     await check.close();
   }

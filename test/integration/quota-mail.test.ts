@@ -18,7 +18,9 @@ async function spend(h: Harness, apiKey: string, n: number): Promise<void> {
 test('each threshold sends exactly one e-mail with the right numbers', async (t) => {
   const smtp = await startSmtp();
   t.after(() => smtp.close());
-  const h = await build(t, { env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url, POSTSHOT_MAIL_FROM: 'quota@postshot.test' } });
+  const h = await build(t, {
+    env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url, POSTSHOT_MAIL_FROM: 'quota@postshot.test' },
+  });
   const { apiKey } = await h.account('free', 'owner@example.com');
   await spend(h, apiKey, 24);
   assert.equal(await h.c.outbox.drain(), 0);
@@ -51,11 +53,16 @@ test('200 concurrent requests crossing 50 % together send one 50 % e-mail', asyn
   const h = await build(t, { env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url } });
   const { apiKey } = await h.account('pro');
   const results = await Promise.all(
-    Array.from({ length: 200 }, () => h.app.inject({ url: `/api/v1/content/${POST}`, headers: { 'x-api-key': apiKey } })),
+    Array.from({ length: 200 }, () =>
+      h.app.inject({ url: `/api/v1/content/${POST}`, headers: { 'x-api-key': apiKey } }),
+    ),
   );
   assert.ok(results.every((r) => r.statusCode === 200));
   await Promise.all([h.c.outbox.drain(), h.c.outbox.drain()]);
-  assert.deepEqual(smtp.received.map((m) => m.subject), ['postshot: 50% of your Pro quota used']);
+  assert.deepEqual(
+    smtp.received.map((m) => m.subject),
+    ['postshot: 50% of your Pro quota used'],
+  );
   assert.match(smtp.received[0].text, /Your quota resets on \d{4}-\d{2}-\d{2} at 00:00 UTC/);
 });
 
@@ -96,7 +103,10 @@ test('a new monthly period starts fresh thresholds', async (t) => {
   assert.equal(await h.c.outbox.drain(), 0);
   await spend(h, apiKey, 1);
   assert.equal(await h.c.outbox.drain(), 1);
-  assert.deepEqual(smtp.received.map((m) => m.subject), ['postshot: 50% of your Pro quota used', 'postshot: 50% of your Pro quota used']);
+  assert.deepEqual(
+    smtp.received.map((m) => m.subject),
+    ['postshot: 50% of your Pro quota used', 'postshot: 50% of your Pro quota used'],
+  );
   assert.match(smtp.received[1].text, /resets on 2026-03-15/);
 });
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { createAccountWithKey } from '../../src/auth/admin.ts';
 import { openAccountStore } from '../../src/container.ts';
 import { loadConfig } from '../../src/config.ts';
-import { startFixtureServer, } from '../../src/sources/fixture-server.ts';
+import { startFixtureServer } from '../../src/sources/fixture-server.ts';
 import { REPO_DIR, SAMPLES_DIR } from '../fixtures.ts';
 import { build, makeTempDir } from '../helper.ts';
 import { PG_URL, REDIS_URL, scaledBackends, type ScaledBackends } from '../scaled.ts';
@@ -31,7 +31,10 @@ async function startInstance(env: Record<string, string>): Promise<Instance> {
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`instance exited: ${stderr}`);
-    const ok = await fetch(`${url}/readyz`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${url}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) return { url, child };
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -47,14 +50,19 @@ async function twoInstances(t: { after(fn: () => Promise<void>): void }, extraEn
   const instances = await Promise.all([startInstance(env), startInstance(env)]);
   t.after(async () => {
     for (const i of instances) i.child.kill('SIGTERM');
-    await Promise.all(instances.map((i) => new Promise((r) => (i.child.exitCode !== null ? r(null) : i.child.once('exit', r)))));
+    await Promise.all(
+      instances.map((i) => new Promise((r) => (i.child.exitCode !== null ? r(null) : i.child.once('exit', r)))),
+    );
     await upstream.close();
     await backends.cleanup();
   });
   return { backends, upstream, instances, env };
 }
 
-async function createKey(env: Record<string, string>, plan: 'free' | 'pro'): Promise<{ apiKey: string; accountId: string }> {
+async function createKey(
+  env: Record<string, string>,
+  plan: 'free' | 'pro',
+): Promise<{ apiKey: string; accountId: string }> {
   const store = await openAccountStore(loadConfig(env));
   try {
     const r = await createAccountWithKey(store, { email: 'scale@example.com', plan }, Date.now());
@@ -79,10 +87,12 @@ test('two instances: 300 concurrent metered requests against 50 credits → exac
   const { apiKey, accountId } = await createKey(env, 'free');
   const responses = await Promise.all(
     Array.from({ length: 300 }, (_, i) =>
-      fetch(`${instances[i % 2].url}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': apiKey } }).then(async (r) => {
-        await r.arrayBuffer();
-        return r.status;
-      }),
+      fetch(`${instances[i % 2].url}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': apiKey } }).then(
+        async (r) => {
+          await r.arrayBuffer();
+          return r.status;
+        },
+      ),
     ),
   );
   assert.equal(responses.filter((s) => s === 200).length, 50);
@@ -120,7 +130,10 @@ test('two instances: 40 concurrent requests for one uncached post make one upstr
       }),
     ),
   );
-  assert.ok(statuses.every((s) => s === 200), String(statuses));
+  assert.ok(
+    statuses.every((s) => s === 200),
+    String(statuses),
+  );
   assert.equal(upstream.count('fxtwitter', id), 1);
 });
 
@@ -180,7 +193,10 @@ test('PostgreSQL or Redis cut mid-run: clear 503s, no charge lost or doubled, re
   const usage = await h.c.quota.usage(account);
   assert.equal(usage.used, ok, 'every 200 was charged once, every failure refunded or never charged');
   const ledger = await h.c.accounts.ledger(accountId);
-  assert.equal(ledger.reduce((s, r) => s + (r.kind === 'charge' ? r.amount : -r.amount), 0), ok);
+  assert.equal(
+    ledger.reduce((s, r) => s + (r.kind === 'charge' ? r.amount : -r.amount), 0),
+    ok,
+  );
 });
 
 test('two instances draining one outbox send each quota e-mail once', async (t) => {
@@ -197,9 +213,12 @@ test('two instances draining one outbox send each quota e-mail once', async (t) 
       (i % 2 ? a : b).app.inject({ url: '/api/v1/content/1900000000000000001', headers: { 'x-api-key': apiKey } }),
     ),
   );
-  for (let round = 0; round < 3; round++) await Promise.all([a.c.outbox.drain(), b.c.outbox.drain(), a.c.outbox.drain(), b.c.outbox.drain()]);
-  assert.deepEqual(
-    smtp.received.map((m) => m.subject).sort(),
-    ['postshot: 100% of your Free quota used', 'postshot: 50% of your Free quota used', 'postshot: 70% of your Free quota used', 'postshot: 90% of your Free quota used'],
-  );
+  for (let round = 0; round < 3; round++)
+    await Promise.all([a.c.outbox.drain(), b.c.outbox.drain(), a.c.outbox.drain(), b.c.outbox.drain()]);
+  assert.deepEqual(smtp.received.map((m) => m.subject).sort(), [
+    'postshot: 100% of your Free quota used',
+    'postshot: 50% of your Free quota used',
+    'postshot: 70% of your Free quota used',
+    'postshot: 90% of your Free quota used',
+  ]);
 });

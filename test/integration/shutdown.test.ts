@@ -14,7 +14,12 @@ test('shutdown waits for metered work whose client hung up, and settles its char
   const { port } = h.app.server.address() as AddressInfo;
 
   // The client sends its request and hangs up while the upstream is still answering.
-  const req = http.get({ host: '127.0.0.1', port, path: `/api/v1/screenshot/${SLOW_POST}?format=png`, headers: { 'x-api-key': apiKey } });
+  const req = http.get({
+    host: '127.0.0.1',
+    port,
+    path: `/api/v1/screenshot/${SLOW_POST}?format=png`,
+    headers: { 'x-api-key': apiKey },
+  });
   req.on('error', () => {});
   await new Promise((r) => setTimeout(r, 200));
   req.destroy();

@@ -20,15 +20,28 @@ function openStore(t: import('node:test').TestContext) {
 }
 
 const reserveOne = (accountId: string, i: number) => ({
-  accountId, periodStart: 0, limit: 60, amount: 1, partial: false, requestId: `r${i}`, endpoint: 'content', now: 1000 + i,
+  accountId,
+  periodStart: 0,
+  limit: 60,
+  amount: 1,
+  partial: false,
+  requestId: `r${i}`,
+  endpoint: 'content',
+  now: 1000 + i,
 });
 
 test('100 reservations in one batch against 60 credits: the first 60 in call order get one each', async (t) => {
   const store = openStore(t);
   const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
   const results = await Promise.all(Array.from({ length: 100 }, (_, i) => store.reserve(reserveOne(account.id, i))));
-  assert.deepEqual(results.map((r) => r.ok), [...Array(60).fill(true), ...Array(40).fill(false)]);
-  assert.deepEqual(results.slice(0, 60).map((r) => r.used), Array.from({ length: 60 }, (_, i) => i + 1));
+  assert.deepEqual(
+    results.map((r) => r.ok),
+    [...Array(60).fill(true), ...Array(40).fill(false)],
+  );
+  assert.deepEqual(
+    results.slice(0, 60).map((r) => r.used),
+    Array.from({ length: 60 }, (_, i) => i + 1),
+  );
   assert.ok(results.slice(60).every((r) => r.used === 60));
   assert.equal(await store.getUsed(account.id, 0), 60);
   assert.equal((await store.ledger(account.id)).length, 60);
@@ -45,10 +58,16 @@ test('a call that fails inside a batch fails alone; the rest of the batch is wri
     store.reserve(reserveOne('acc_missing', 1)),
     store.reserve(reserveOne(account.id, 2)),
   ]);
-  assert.deepEqual(outcomes.map((o) => o.status), ['fulfilled', 'rejected', 'fulfilled']);
+  assert.deepEqual(
+    outcomes.map((o) => o.status),
+    ['fulfilled', 'rejected', 'fulfilled'],
+  );
   assert.match(String((outcomes[1] as PromiseRejectedResult).reason), /FOREIGN KEY/);
   const ledger = await store.ledger(account.id);
-  assert.deepEqual(ledger.map((r) => r.status), ['committed', 'pending']);
+  assert.deepEqual(
+    ledger.map((r) => r.status),
+    ['committed', 'pending'],
+  );
   assert.equal(await store.getUsed(account.id, 0), 2);
 });
 
@@ -73,9 +92,15 @@ test('a batch that cannot be written rejects every call in it and leaves nothing
   const other = new Database(file);
   t.after(() => other.close());
   other.exec('BEGIN IMMEDIATE');
-  const outcomes = await Promise.allSettled([store.reserve(reserveOne(account.id, 0)), store.reserve(reserveOne(account.id, 1))]);
+  const outcomes = await Promise.allSettled([
+    store.reserve(reserveOne(account.id, 0)),
+    store.reserve(reserveOne(account.id, 1)),
+  ]);
   other.exec('ROLLBACK');
-  assert.deepEqual(outcomes.map((o) => o.status), ['rejected', 'rejected']);
+  assert.deepEqual(
+    outcomes.map((o) => o.status),
+    ['rejected', 'rejected'],
+  );
   assert.match(String((outcomes[0] as PromiseRejectedResult).reason), /busy|locked/i);
   assert.equal(await store.getUsed(account.id, 0), 0);
   assert.equal((await store.ledger(account.id)).length, 0);
@@ -85,7 +110,16 @@ test('reservations grant the same whether the counter exists or not; commits cou
   const store = openStore(t);
   const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
   const ask = (amount: number, partial: boolean, i: number) =>
-    store.reserve({ accountId: account.id, periodStart: 0, limit: 10, amount, partial, requestId: `r${i}`, endpoint: 'content', now: 1000 + i });
+    store.reserve({
+      accountId: account.id,
+      periodStart: 0,
+      limit: 10,
+      amount,
+      partial,
+      requestId: `r${i}`,
+      endpoint: 'content',
+      now: 1000 + i,
+    });
   // No counter yet: the full path creates it.
   const a = await ask(4, false, 0);
   assert.deepEqual([a.ok, a.used, a.ok && a.granted], [true, 4, 4]);
@@ -103,31 +137,66 @@ test('reservations grant the same whether the counter exists or not; commits cou
   assert.deepEqual([c.ok, c.used, c.ok && c.granted], [true, 10, 5]);
   assert.ok(c.ok);
   assert.equal(await store.refund(c.reservationId, null, 2001), 5);
-  await Promise.all([store.commit(a.reservationId, 3000), store.commit(b.reservationId, 3000), store.commit(c.reservationId, 3000)]);
+  await Promise.all([
+    store.commit(a.reservationId, 3000),
+    store.commit(b.reservationId, 3000),
+    store.commit(c.reservationId, 3000),
+  ]);
   // A second commit of the same charge changes nothing.
   await store.commit(a.reservationId, 3001);
   const charges = (await store.ledger(account.id)).filter((r) => r.kind === 'charge');
-  assert.deepEqual(charges.map((r) => [r.amount, r.status]), [[4, 'committed'], [6, 'committed'], [5, 'refunded']]);
+  assert.deepEqual(
+    charges.map((r) => [r.amount, r.status]),
+    [
+      [4, 'committed'],
+      [6, 'committed'],
+      [5, 'refunded'],
+    ],
+  );
   assert.equal(await store.getUsed(account.id, 0), 5);
   // 4 + 1 committed credits of 10 crossed the 50 % threshold once, and no other.
   const outbox = await store.listOutbox(account.id);
-  assert.deepEqual(outbox.map((m) => m.threshold), [50]);
+  assert.deepEqual(
+    outbox.map((m) => m.threshold),
+    [50],
+  );
 });
 
 test('charges (reserve and commit at once) in one batch against 60 credits: the first 60 in call order, committed, each threshold once', async (t) => {
   const store = openStore(t);
   const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
-  const charge = (i: number) => store.charge({ accountId: account.id, periodStart: 0, limit: 60, amount: 1, requestId: `r${i}`, endpoint: 'content', now: 1000 + i });
+  const charge = (i: number) =>
+    store.charge({
+      accountId: account.id,
+      periodStart: 0,
+      limit: 60,
+      amount: 1,
+      requestId: `r${i}`,
+      endpoint: 'content',
+      now: 1000 + i,
+    });
   // The first has no counter for the period yet, the rest of the batch does.
   const results = await Promise.all(Array.from({ length: 100 }, (_, i) => charge(i)));
-  assert.deepEqual(results.map((r) => r.ok), [...Array(60).fill(true), ...Array(40).fill(false)]);
-  assert.deepEqual(results.slice(0, 60).map((r) => r.used), Array.from({ length: 60 }, (_, i) => i + 1));
+  assert.deepEqual(
+    results.map((r) => r.ok),
+    [...Array(60).fill(true), ...Array(40).fill(false)],
+  );
+  assert.deepEqual(
+    results.slice(0, 60).map((r) => r.used),
+    Array.from({ length: 60 }, (_, i) => i + 1),
+  );
   assert.ok(results.slice(60).every((r) => r.used === 60));
   const ledger = await store.ledger(account.id);
   assert.deepEqual(new Set(ledger.map((r) => `${r.kind}:${r.status}:${r.amount}`)), new Set(['charge:committed:1']));
-  assert.deepEqual(ledger.map((r) => r.requestId), Array.from({ length: 60 }, (_, i) => `r${i}`));
+  assert.deepEqual(
+    ledger.map((r) => r.requestId),
+    Array.from({ length: 60 }, (_, i) => `r${i}`),
+  );
   assert.equal(await store.getUsed(account.id, 0), 60);
-  assert.deepEqual((await store.listOutbox(account.id)).map((m) => m.threshold), [50, 70, 90, 100]);
+  assert.deepEqual(
+    (await store.listOutbox(account.id)).map((m) => m.threshold),
+    [50, 70, 90, 100],
+  );
   // Nothing is left pending for the abandoned-charge sweep to refund.
   assert.equal(await store.refundAbandoned(Number.MAX_SAFE_INTEGER, 9000), 0);
   assert.equal(await store.getUsed(account.id, 0), 60);
@@ -138,9 +207,25 @@ test('a charge and a reservation of the same account share one counter', async (
   const account = await store.createAccount({ email: 'a@example.com', plan: 'pro', now: 0 });
   const reserved = await store.reserve({ ...reserveOne(account.id, 0), limit: 3, amount: 2 });
   assert.ok(reserved.ok);
-  const charged = await store.charge({ accountId: account.id, periodStart: 0, limit: 3, amount: 2, requestId: 'c', endpoint: 'content', now: 1500 });
+  const charged = await store.charge({
+    accountId: account.id,
+    periodStart: 0,
+    limit: 3,
+    amount: 2,
+    requestId: 'c',
+    endpoint: 'content',
+    now: 1500,
+  });
   assert.deepEqual(charged, { ok: false, used: 2 });
   assert.equal(await store.refund(reserved.reservationId, null, 2000), 2);
-  const again = await store.charge({ accountId: account.id, periodStart: 0, limit: 3, amount: 2, requestId: 'c2', endpoint: 'content', now: 2500 });
+  const again = await store.charge({
+    accountId: account.id,
+    periodStart: 0,
+    limit: 3,
+    amount: 2,
+    requestId: 'c2',
+    endpoint: 'content',
+    now: 2500,
+  });
   assert.deepEqual([again.ok, again.used], [true, 2]);
 });

@@ -15,13 +15,14 @@ test('cards drawn at once (deflate off the thread) are byte for byte the cards d
       return { post, assets: await loadAssets(post, media, 2) };
     }),
   );
-  const draw = (i: number) => renderCard(cards[i].post, cards[i].assets, { format: 'png', theme: 'dark', scale: 2 }).then((r) => r.bytes);
+  const draw = (i: number) =>
+    renderCard(cards[i].post, cards[i].assets, { format: 'png', theme: 'dark', scale: 2 }).then((r) => r.bytes);
   const alone = [await draw(0), await draw(1), await draw(2)];
   const together = await Promise.all([draw(0), draw(1), draw(2), draw(0)]);
   for (const [i, png] of together.entries()) assert.ok(png.equals(alone[i % 3]), `card ${i % 3}`);
 });
 
-test('a render worker kept busy with PNG cards releases each card\'s pixmaps', async (t) => {
+test("a render worker kept busy with PNG cards releases each card's pixmaps", async (t) => {
   // resvg's pixmaps are native memory, freed only by finalizers Node runs between event-loop
   // turns; a worker that never got there kept ~10 MB per card (2 GB under load).
   const { fixture, media } = await mediaFromFixtures();

@@ -29,7 +29,11 @@ after(async () => {
 });
 
 async function screenshotHtml(html: string) {
-  const context = await browser.newContext({ viewport: { width: 600, height: 800 }, deviceScaleFactor: 2, javaScriptEnabled: true });
+  const context = await browser.newContext({
+    viewport: { width: 600, height: 800 },
+    deviceScaleFactor: 2,
+    javaScriptEnabled: true,
+  });
   const page = await context.newPage();
   const requests: string[] = [];
   const dialogs: string[] = [];
@@ -76,10 +80,16 @@ for (const [id, name] of [
       const b = PNG.sync.read(shot.png);
       assert.equal(b.width, a.width, 'same width');
       if (HEIGHT_ONLY.has(name)) {
-        assert.ok(Math.abs(b.height - a.height) / a.height <= 0.04, `heights ${a.height} (PNG) and ${b.height} (HTML) differ by more than 4%`);
+        assert.ok(
+          Math.abs(b.height - a.height) / a.height <= 0.04,
+          `heights ${a.height} (PNG) and ${b.height} (HTML) differ by more than 4%`,
+        );
         return;
       }
-      assert.ok(Math.abs(b.height - a.height) <= 4, `heights ${a.height} (PNG) and ${b.height} (HTML) differ by more than 2 CSS px`);
+      assert.ok(
+        Math.abs(b.height - a.height) <= 4,
+        `heights ${a.height} (PNG) and ${b.height} (HTML) differ by more than 2 CSS px`,
+      );
       const { ratio } = pixelDifference(png, cropTo(shot.png, a.width, a.height));
       if (ratio > MAX_DIFFERENT_PIXELS) {
         fs.mkdirSync(OUTPUT_DIR, { recursive: true });
@@ -117,7 +127,9 @@ test('SVG output renders in Chromium like resvg renders it', async () => {
   const svg = (await renderCard(post, assets, { format: 'svg', theme: 'light' })).bytes.toString();
   const png = (await renderCard(post, assets, { format: 'png', theme: 'light', scale: 2 })).bytes;
   const { width, height } = PNG.sync.read(png);
-  const shot = await screenshotHtml(`<!doctype html><style>*{margin:0}body{display:inline-flex}</style><div style="display:flex;width:550px">${svg}</div>`);
+  const shot = await screenshotHtml(
+    `<!doctype html><style>*{margin:0}body{display:inline-flex}</style><div style="display:flex;width:550px">${svg}</div>`,
+  );
   assert.deepEqual(shot.requests, []);
   const { ratio } = pixelDifference(png, cropTo(shot.png, width, height));
   assert.ok(ratio <= 0.02, `${(ratio * 100).toFixed(2)}% of pixels differ`);
@@ -130,12 +142,30 @@ test('hostile names, links, card and poll text in the HTML output run nothing an
   const start = Array.from('look ').length;
   const post = {
     ...loadPost(SAMPLES_DIR, '1900000000000000010'),
-    author: { name: evil, handle: 'x" onmouseover="alert(7)', verification: 'blue' as const, avatarShape: 'circle' as const, avatarUrl: 'javascript:alert(6)' },
+    author: {
+      name: evil,
+      handle: 'x" onmouseover="alert(7)',
+      verification: 'blue' as const,
+      avatarShape: 'circle' as const,
+      avatarUrl: 'javascript:alert(6)',
+    },
     text,
-    entities: [{ type: 'url' as const, start, end: start + Array.from(display).length, url: 'javascript:alert(4)', display }],
-    card: { url: 'javascript:alert(8)', title: '<iframe src="javascript:alert(5)"></iframe>', domain: '<svg onload=alert(9)>', large: false },
+    entities: [
+      { type: 'url' as const, start, end: start + Array.from(display).length, url: 'javascript:alert(4)', display },
+    ],
+    card: {
+      url: 'javascript:alert(8)',
+      title: '<iframe src="javascript:alert(5)"></iframe>',
+      domain: '<svg onload=alert(9)>',
+      large: false,
+    },
   };
-  post.poll = { choices: [{ label: '<svg/onload=alert(10)>', votes: 3 }, { label: "'-alert(11)-'", votes: 1 }] };
+  post.poll = {
+    choices: [
+      { label: '<svg/onload=alert(10)>', votes: 3 },
+      { label: "'-alert(11)-'", votes: 1 },
+    ],
+  };
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'dark' })).bytes.toString();
   assert.doesNotMatch(html, /(href|src|action)\s*=\s*["']?\s*javascript:/i, 'no javascript: URL in any attribute');
   assert.doesNotMatch(html, /<(script|iframe|svg|a)[\s>/]/i, 'no active element from post text');

@@ -17,7 +17,9 @@ before(async () => ({ fixture, media } = await mediaFromFixtures()));
 after(() => fixture.close());
 
 const ids = hasShared
-  ? [...new Set([...listBodies('syndication'), ...listBodies('fxtwitter')].map((f) => path.basename(f, '.json')))].filter((id) => /^\d+$/.test(id))
+  ? [
+      ...new Set([...listBodies('syndication'), ...listBodies('fxtwitter')].map((f) => path.basename(f, '.json'))),
+    ].filter((id) => /^\d+$/.test(id))
   : [];
 
 test('recorded fixtures are present', (t) => {
@@ -42,7 +44,10 @@ for (const id of ids) {
       assert.equal(XMLValidator.validate(svg), true);
       // The PNG pipeline draws photos and avatars itself: it must look like resvg drawing the SVG.
       const ratio = differenceFromResvg(bytes, svg);
-      assert.ok(ratio < 0.005, `${theme}: ${(ratio * 100).toFixed(2)} % of pixels differ from resvg's drawing of the SVG`);
+      assert.ok(
+        ratio < 0.005,
+        `${theme}: ${(ratio * 100).toFixed(2)} % of pixels differ from resvg's drawing of the SVG`,
+      );
     }
   });
 }

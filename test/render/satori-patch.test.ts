@@ -65,7 +65,7 @@ function randomOutline(random: () => number): Cmd[] {
 
 test('glyph paths written relative to the glyph put every point within 0.1 px of satori’s own', () => {
   let seed = 7;
-  const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
   const write = makeGlyphPathWriter(satoriWriter) as Writer;
   for (let n = 0; n < 300; n++) {
     const outline = randomOutline(random);
@@ -80,7 +80,10 @@ test('glyph paths written relative to the glyph put every point within 0.1 px of
         assert.equal(theirs[i][0], 'z');
         continue;
       }
-      assert.ok(Math.abs(p[0] - theirs[i][0]) <= 0.1 + 1e-9 && Math.abs(p[1] - theirs[i][1]) <= 0.1 + 1e-9, `point ${i} of outline ${n}: ${p} vs ${theirs[i]}`);
+      assert.ok(
+        Math.abs(p[0] - theirs[i][0]) <= 0.1 + 1e-9 && Math.abs(p[1] - theirs[i][1]) <= 0.1 + 1e-9,
+        `point ${i} of outline ${n}: ${p} vs ${theirs[i]}`,
+      );
     }
     // Placed again elsewhere, the cached outline moves with the glyph.
     const again = absolutePoints(write(outline, x + 33.3, y - 7, scale, skew));
@@ -88,7 +91,11 @@ test('glyph paths written relative to the glyph put every point within 0.1 px of
   }
   assert.equal(write([], 1, 2, 1), satoriWriter([], 1, 2, 1), 'an empty outline is satori’s');
   const noMove = [{ type: 'L', x: 1, y: 1 }];
-  assert.equal(write(noMove, 5, 5, 1), satoriWriter(noMove, 5, 5, 1), 'an outline without a leading moveto is left to satori');
+  assert.equal(
+    write(noMove, 5, 5, 1),
+    satoriWriter(noMove, 5, 5, 1),
+    'an outline without a leading moveto is left to satori',
+  );
 });
 
 test('the installed satori carries the glyph-path patch, and patching is idempotent', () => {

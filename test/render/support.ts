@@ -24,7 +24,12 @@ export function loadPost(root: string, id: string): Post {
 
 export async function mediaFromFixtures(): Promise<{ fixture: FixtureServer; media: MediaFetcher }> {
   const fixture = await startFixtureServer({ roots: [SAMPLES_DIR, SHARED_FIXTURES] });
-  const media = new MediaFetcher({ mediaUrl: fixture.env.POSTSHOT_MEDIA_URL, timeoutMs: 5000, maxBytes: 8 << 20, clock: systemClock });
+  const media = new MediaFetcher({
+    mediaUrl: fixture.env.POSTSHOT_MEDIA_URL,
+    timeoutMs: 5000,
+    maxBytes: 8 << 20,
+    clock: systemClock,
+  });
   return { fixture, media };
 }
 
@@ -43,7 +48,9 @@ export function pixelDifference(a: Buffer, b: Buffer): { ratio: number; diff: PN
  * differs from resvg drawing the same card's SVG output whole, at 2x.
  */
 export function differenceFromResvg(png: Buffer, svg: string): number {
-  const reference = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: false } }).render().asPng();
+  const reference = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: false } })
+    .render()
+    .asPng();
   return pixelDifference(png, reference).ratio;
 }
 

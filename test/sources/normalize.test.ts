@@ -11,8 +11,10 @@ function found(result: { kind: string; post?: Post; detail?: string }, label: st
   return result.post!;
 }
 
-const syn = (file: string, root = SHARED_FIXTURES) => found(normalizeSyndication(readJson(path.join(root, 'upstream', 'syndication', file))), file);
-const fx = (file: string, root = SHARED_FIXTURES) => found(normalizeFxTwitter(200, readJson(path.join(root, 'upstream', 'fxtwitter', file))), file);
+const syn = (file: string, root = SHARED_FIXTURES) =>
+  found(normalizeSyndication(readJson(path.join(root, 'upstream', 'syndication', file))), file);
+const fx = (file: string, root = SHARED_FIXTURES) =>
+  found(normalizeFxTwitter(200, readJson(path.join(root, 'upstream', 'fxtwitter', file))), file);
 
 /** Invariants every normalized post keeps, whatever its source. */
 function checkInvariants(post: Post, label: string): void {
@@ -85,12 +87,18 @@ test('recorded syndication: quote with video, decoded entities, expanded URL', (
   assert.equal(p.media.length, 1);
   const v = p.media[0];
   assert.equal(v.type, 'video');
-  assert.equal(v.type === 'video' && v.mp4, 'https://video.twimg.com/ext_tw_video/1599366375776083969/pu/vid/1126x720/tp-jnCTruXc-U9oc.mp4?tag=12');
+  assert.equal(
+    v.type === 'video' && v.mp4,
+    'https://video.twimg.com/ext_tw_video/1599366375776083969/pu/vid/1126x720/tp-jnCTruXc-U9oc.mp4?tag=12',
+  );
   assert.equal(v.type === 'video' && v.durationMs, 32900);
   assert.equal(p.author.name, '☄︎');
   const q = p.quoted!;
   assert.equal(q.author.handle, 'CantBeFaraz');
-  assert.deepEqual(q.entities.filter((e) => e.type === 'mention').map((e) => e.type === 'mention' && e.handle), ['threejs', 'tldraw', 'trusktr']);
+  assert.deepEqual(
+    q.entities.filter((e) => e.type === 'mention').map((e) => e.type === 'mention' && e.handle),
+    ['threejs', 'tldraw', 'trusktr'],
+  );
   assert.equal(q.media[0].type, 'video');
   assert.deepEqual(q.counts, { replies: 16, reposts: 55, likes: 476 });
 });
@@ -147,17 +155,27 @@ test('recorded FxTwitter: video, all counts, photos, note quote with external me
   if (!requireShared(t)) return;
   const v = fx('1790637656616943991.json');
   assert.equal(v.text, 'One of the most intense moments in history');
-  assert.deepEqual(v.counts, { replies: 835, reposts: 6809, likes: 133296, quotes: 502, bookmarks: 13454, views: 34495903 });
+  assert.deepEqual(v.counts, {
+    replies: 835,
+    reposts: 6809,
+    likes: 133296,
+    quotes: 502,
+    bookmarks: 13454,
+    views: 34495903,
+  });
   assert.equal(v.author.verification, 'blue');
   assert.equal(v.media[0].type, 'video');
   assert.equal(v.media[0].type === 'video' && v.media[0].durationMs, 15488);
-  assert.match(v.media[0].type === 'video' ? v.media[0].mp4 ?? '' : '', /728x720/);
+  assert.match(v.media[0].type === 'video' ? (v.media[0].mp4 ?? '') : '', /728x720/);
 
   const three = fx('1972518817797669282.json');
   assert.equal(three.media.length, 3);
   assert.equal(three.quoted?.isNote, true);
   assert.equal(three.quoted?.card?.domain, 'youtube.com');
-  assert.deepEqual(three.quoted?.entities.filter((e) => e.type === 'hashtag').map((e) => e.type === 'hashtag' && e.tag), ['GenshinImpact', 'Flins']);
+  assert.deepEqual(
+    three.quoted?.entities.filter((e) => e.type === 'hashtag').map((e) => e.type === 'hashtag' && e.tag),
+    ['GenshinImpact', 'Flins'],
+  );
   assert.ok(three.quoted?.text.includes('youtu.be/bxya0iOjQMk'));
 
   const zh = fx('2056590419366932809.json');
@@ -171,7 +189,10 @@ test('recorded FxTwitter: video, all counts, photos, note quote with external me
 
 test('hand-made bodies: two photos, GIF, RTL, cashtags, poll, emoji (package samples)', () => {
   const two = syn('1900000000000000006.json', SAMPLES_DIR);
-  assert.deepEqual(two.media.map((m) => m.type), ['photo', 'photo']);
+  assert.deepEqual(
+    two.media.map((m) => m.type),
+    ['photo', 'photo'],
+  );
   assert.equal(two.media[0].alt, 'An orange gradient');
   assert.equal(two.text, 'Two photos side by side');
 

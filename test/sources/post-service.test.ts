@@ -23,7 +23,10 @@ async function setup(t: { after(fn: () => Promise<void>): void }, ttlMs = 60_000
   const fixture = await startFixtureServer({ roots: [SAMPLES_DIR, SHARED_FIXTURES] });
   t.after(() => fixture.close());
   const service = new PostService(
-    [new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, TIMEOUT), new SyndicationSource(fixture.env.POSTSHOT_SYNDICATION_URL, TIMEOUT)],
+    [
+      new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, TIMEOUT),
+      new SyndicationSource(fixture.env.POSTSHOT_SYNDICATION_URL, TIMEOUT),
+    ],
     new MemoryPostCache(systemClock),
     new MemorySingleFlight(),
     ttlMs,
@@ -128,7 +131,13 @@ function holdFirstMiss(cache: PostCache) {
   return { cache: held, firstMissed, release };
 }
 
-async function assertLateCallerReadsTheCache(fixture: FixtureServer, late: PostService, early: PostService, firstMissed: Promise<void>, release: () => void) {
+async function assertLateCallerReadsTheCache(
+  fixture: FixtureServer,
+  late: PostService,
+  early: PostService,
+  firstMissed: Promise<void>,
+  release: () => void,
+) {
   const id = '1900000000000000013';
   const lateCall = late.getPost(id);
   await firstMissed;
@@ -137,7 +146,11 @@ async function assertLateCallerReadsTheCache(fixture: FixtureServer, late: PostS
   release();
   const lateResult = await lateCall;
   assert.equal(lateResult.kind === 'found' && lateResult.post.id, id);
-  assert.equal(fixture.count('fxtwitter', id), 1, 'the caller that missed before the load finished takes the cached post');
+  assert.equal(
+    fixture.count('fxtwitter', id),
+    1,
+    'the caller that missed before the load finished takes the cached post',
+  );
 }
 
 test('single-flight: a caller whose cache miss came before a load finished does not load again (one process)', async (t) => {
@@ -188,27 +201,58 @@ test('media URL rules: only X media hosts over https', () => {
 });
 
 test('private, loopback, link-local and reserved addresses are not public', () => {
-  for (const ip of ['127.0.0.1', '10.1.2.3', '172.20.0.1', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd00::1', '::ffff:127.0.0.1', '224.0.0.1']) {
+  for (const ip of [
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.20.0.1',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '::1',
+    'fe80::1',
+    'fd00::1',
+    '::ffff:127.0.0.1',
+    '224.0.0.1',
+  ]) {
     assert.equal(isPublicAddress(ip), false, ip);
   }
   for (const ip of ['151.101.0.1', '8.8.8.8', '2606:4700::1111']) assert.equal(isPublicAddress(ip), true, ip);
 });
 
 test('the guarded DNS lookup refuses names that resolve inside', async () => {
-  const err = await new Promise<NodeJS.ErrnoException | null>((resolve) => guardedLookup('localhost', {}, (e) => resolve(e)));
+  const err = await new Promise<NodeJS.ErrnoException | null>((resolve) =>
+    guardedLookup('localhost', {}, (e) => resolve(e)),
+  );
   assert.equal(err?.code, 'EBLOCKED');
 });
 
 test('media size variants follow the drawn size', () => {
-  assert.equal(sizedMediaUrl('https://pbs.twimg.com/profile_images/1/a_normal.jpg', 96), 'https://pbs.twimg.com/profile_images/1/a_200x200.jpg');
-  assert.equal(sizedMediaUrl('https://pbs.twimg.com/media/X.jpg?name=orig', 500), 'https://pbs.twimg.com/media/X?name=small&format=jpg');
-  assert.equal(sizedMediaUrl('https://pbs.twimg.com/media/X.jpg', 1100), 'https://pbs.twimg.com/media/X?format=jpg&name=medium');
+  assert.equal(
+    sizedMediaUrl('https://pbs.twimg.com/profile_images/1/a_normal.jpg', 96),
+    'https://pbs.twimg.com/profile_images/1/a_200x200.jpg',
+  );
+  assert.equal(
+    sizedMediaUrl('https://pbs.twimg.com/media/X.jpg?name=orig', 500),
+    'https://pbs.twimg.com/media/X?name=small&format=jpg',
+  );
+  assert.equal(
+    sizedMediaUrl('https://pbs.twimg.com/media/X.jpg', 1100),
+    'https://pbs.twimg.com/media/X?format=jpg&name=medium',
+  );
 });
 
-async function mediaSetup(t: { after(fn: () => Promise<void>): void }): Promise<{ fixture: FixtureServer; fetcher: MediaFetcher }> {
+async function mediaSetup(t: {
+  after(fn: () => Promise<void>): void;
+}): Promise<{ fixture: FixtureServer; fetcher: MediaFetcher }> {
   const fixture = await startFixtureServer({ roots: [SAMPLES_DIR] });
   t.after(() => fixture.close());
-  const fetcher = new MediaFetcher({ mediaUrl: fixture.env.POSTSHOT_MEDIA_URL, timeoutMs: TIMEOUT, maxBytes: 200_000, clock: systemClock });
+  const fetcher = new MediaFetcher({
+    mediaUrl: fixture.env.POSTSHOT_MEDIA_URL,
+    timeoutMs: TIMEOUT,
+    maxBytes: 200_000,
+    clock: systemClock,
+  });
   return { fixture, fetcher };
 }
 
@@ -225,7 +269,12 @@ test('media: fetched, cached, capped, type-checked; failures give null', async (
   assert.equal(await fetcher.fetch('https://pbs.twimg.com/media/PS2b.png'), null);
   fixture.setFault('PS4a', { delayMs: 2000 }, 'media');
   assert.equal(await fetcher.fetch('https://pbs.twimg.com/media/PS4a.png'), null);
-  const small = new MediaFetcher({ mediaUrl: fixture.env.POSTSHOT_MEDIA_URL, timeoutMs: TIMEOUT, maxBytes: 100, clock: systemClock });
+  const small = new MediaFetcher({
+    mediaUrl: fixture.env.POSTSHOT_MEDIA_URL,
+    timeoutMs: TIMEOUT,
+    maxBytes: 100,
+    clock: systemClock,
+  });
   assert.equal(await small.fetch('https://pbs.twimg.com/media/PS4b.png'), null, 'over the byte cap');
   assert.equal(await fetcher.fetch('https://evil.example/PS4c.png'), null);
 });

@@ -31,7 +31,12 @@ function bombPng(): Buffer {
   ihdr.writeUInt32BE(side, 0);
   ihdr.writeUInt32BE(side, 4);
   ihdr[8] = 1; // 1-bit grey
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', deflateSync(raw)), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', ihdr),
+    chunk('IDAT', deflateSync(raw)),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 test('images are resized to the drawn box; a pixel bomb or garbage is refused (placeholder)', async () => {

@@ -104,7 +104,10 @@ test('options: stats, media and quoted on and off', () => {
 
   const video = load(path.join(SAMPLES_DIR, 'upstream/fxtwitter/1900000000000000015.json'));
   const v = renderMarkdown(video);
-  assert.match(v, /^\[Video\]\(https:\/\/video\.twimg\.com\/amplify_video\/PSvid01\/vid\/avc1\/1280x720\/best\.mp4\)$/m);
+  assert.match(
+    v,
+    /^\[Video\]\(https:\/\/video\.twimg\.com\/amplify_video\/PSvid01\/vid\/avc1\/1280x720\/best\.mp4\)$/m,
+  );
   assert.match(v, /^Replies: 40 · Retweets: 120 · Likes: 1,500 · Views: 250,000$/m);
   const gif = renderMarkdown(load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000009.json')));
   assert.match(gif, /^\[GIF\]\(https:\/\/video\.twimg\.com\/tweet_video\/PSgif01\.mp4\)$/m);
@@ -127,10 +130,17 @@ test('the long post keeps every paragraph and line break', () => {
 });
 
 test('Markdown kept per post object gives what rendering gives, for every option set, asked in any order', () => {
-  const posts = ['syndication/1900000000000000011.json', 'fxtwitter/1900000000000000013.json'].map((f) => load(path.join(SAMPLES_DIR, 'upstream', f)));
-  const sets = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({ includeStats: !!(n & 1), includeMedia: !!(n & 2), includeQuoted: !!(n & 4) }));
+  const posts = ['syndication/1900000000000000011.json', 'fxtwitter/1900000000000000013.json'].map((f) =>
+    load(path.join(SAMPLES_DIR, 'upstream', f)),
+  );
+  const sets = [0, 1, 2, 3, 4, 5, 6, 7].map((n) => ({
+    includeStats: !!(n & 1),
+    includeMedia: !!(n & 2),
+    includeQuoted: !!(n & 4),
+  }));
   for (const order of [sets, [...sets].reverse(), [...sets, ...sets]]) {
-    for (const post of posts) for (const options of order) assert.equal(renderMarkdownOnce(post, options), renderMarkdown(post, options));
+    for (const post of posts)
+      for (const options of order) assert.equal(renderMarkdownOnce(post, options), renderMarkdown(post, options));
   }
   // The option sets do give different Markdown: this post's only photo is in its quote, so
   // includeMedia matters only with includeQuoted, and 6 of the 8 sets differ.

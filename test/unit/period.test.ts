@@ -17,7 +17,10 @@ test('monthly periods start on the anchor day', () => {
 test('an anchor on the 31st is clamped to short months', () => {
   const anchor = d('2026-01-31T08:00:00Z');
   assert.deepEqual(
-    [iso(computePeriod('business', anchor, d('2026-02-28T12:00:00Z')).start), iso(computePeriod('business', anchor, d('2026-02-28T12:00:00Z')).end)],
+    [
+      iso(computePeriod('business', anchor, d('2026-02-28T12:00:00Z')).start),
+      iso(computePeriod('business', anchor, d('2026-02-28T12:00:00Z')).end),
+    ],
     ['2026-02-28', '2026-03-31'],
   );
   assert.equal(iso(computePeriod('business', anchor, d('2026-02-27T12:00:00Z')).start), '2026-01-31');

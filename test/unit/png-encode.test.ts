@@ -31,7 +31,10 @@ test('PNG encoding un-premultiplies translucent pixels and keeps the rest exact,
   assert.deepEqual([decoded.width, decoded.height], [61, 37]);
   assert.ok(Buffer.from(decoded.data).equals(straight), 'every pixel decodes to its straight-alpha value');
   // Two encodes at once off-thread: each has its own scanline buffer.
-  const [a, b] = await Promise.all([encodePng(Buffer.from(premultiplied), 61, 37, { offThread: true }), encodePng(Buffer.from(premultiplied), 61, 37, { offThread: true })]);
+  const [a, b] = await Promise.all([
+    encodePng(Buffer.from(premultiplied), 61, 37, { offThread: true }),
+    encodePng(Buffer.from(premultiplied), 61, 37, { offThread: true }),
+  ]);
   assert.ok(Buffer.from(PNG.sync.read(a).data).equals(straight) && Buffer.from(PNG.sync.read(b).data).equals(straight));
 });
 

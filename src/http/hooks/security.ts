@@ -14,8 +14,18 @@ export function registerSecurityHooks(app: FastifyInstance, c: Container): void 
     reply.header('X-Frame-Options', 'DENY');
     reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
     if (isHttps(request)) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
-    if (c.config.requireHttps && !isHttps(request) && !request.url.startsWith('/healthz') && !request.url.startsWith('/readyz')) {
-      return sendProblem(request, reply, 'https_required', 'This API is served over HTTPS only; repeat the request with https://.');
+    if (
+      c.config.requireHttps &&
+      !isHttps(request) &&
+      !request.url.startsWith('/healthz') &&
+      !request.url.startsWith('/readyz')
+    ) {
+      return sendProblem(
+        request,
+        reply,
+        'https_required',
+        'This API is served over HTTPS only; repeat the request with https://.',
+      );
     }
   });
 }

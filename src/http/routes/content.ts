@@ -34,7 +34,8 @@ function readBulkBody(body: unknown): string[] {
   const ids = (body as { tweetIds?: unknown }).tweetIds;
   if (!Array.isArray(ids)) throw new ProblemError('invalid_body', '"tweetIds" must be an array of post id strings.');
   if (ids.length === 0) throw new ProblemError('invalid_body', '"tweetIds" must hold at least one id.');
-  if (ids.length > MAX_IDS) throw new ProblemError('too_many_ids', `At most ${MAX_IDS} ids per request; got ${ids.length}.`);
+  if (ids.length > MAX_IDS)
+    throw new ProblemError('too_many_ids', `At most ${MAX_IDS} ids per request; got ${ids.length}.`);
   const bad = ids.findIndex((x) => typeof x !== 'string');
   if (bad >= 0) throw new ProblemError('invalid_body', `"tweetIds[${bad}]" must be a string.`);
   return ids as string[];
@@ -53,24 +54,37 @@ async function mapBounded<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   return out;
 }
 
-function failureOf(outcome: Exclude<PostOutcome, { kind: 'found' }>, id: string): { code: ProblemCode; message: string } {
+function failureOf(
+  outcome: Exclude<PostOutcome, { kind: 'found' }>,
+  id: string,
+): { code: ProblemCode; message: string } {
   return outcome.kind === 'not_found'
     ? { code: 'post_not_found', message: `Post ${id} does not exist or is not public.` }
-    : { code: 'upstream_unavailable', message: outcome.timeout ? `The post sources timed out for post ${id}.` : `No post source could deliver post ${id}.` };
+    : {
+        code: 'upstream_unavailable',
+        message: outcome.timeout
+          ? `The post sources timed out for post ${id}.`
+          : `No post source could deliver post ${id}.`,
+      };
 }
 
 /**
  * Charges one credit per distinct post delivered, in request order: credits are reserved for as
  * many pending ids as they cover, failures are refunded, and refunded credits go to the next ids.
  */
-async function fetchCharged(c: Container, meter: Meter, ids: string[]): Promise<Map<string, PostOutcome | 'quota_exceeded'>> {
+async function fetchCharged(
+  c: Container,
+  meter: Meter,
+  ids: string[],
+): Promise<Map<string, PostOutcome | 'quota_exceeded'>> {
   const results = new Map<string, PostOutcome | 'quota_exceeded'>();
   const pending = [...ids];
   let firstRound = true;
   while (pending.length > 0) {
     const reservation = await meter.reserve(pending.length, true);
     if (!reservation) {
-      if (firstRound) throw new ProblemError('quota_exceeded', `The ${meter.caller.account.plan} plan's quota is used up.`);
+      if (firstRound)
+        throw new ProblemError('quota_exceeded', `The ${meter.caller.account.plan} plan's quota is used up.`);
       for (const id of pending.splice(0)) results.set(id, 'quota_exceeded');
       break;
     }
@@ -125,10 +139,19 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
         const distinct = [...new Set(parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.id] : [])))];
         const outcomes = distinct.length ? await fetchCharged(c, meter, distinct) : new Map();
         return parsed.map(({ raw, parsed: p }): BulkItem => {
-          if (!p.ok) return { tweetId: maskKeys(raw), success: false, error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}.` } };
+          if (!p.ok)
+            return {
+              tweetId: maskKeys(raw),
+              success: false,
+              error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}.` },
+            };
           const o = outcomes.get(p.id)!;
           if (o === 'quota_exceeded') {
-            return { tweetId: raw, success: false, error: { code: 'quota_exceeded', message: 'No credits left for this id.' } };
+            return {
+              tweetId: raw,
+              success: false,
+              error: { code: 'quota_exceeded', message: 'No credits left for this id.' },
+            };
           }
           if (o.kind === 'found') return { tweetId: raw, markdown: renderMarkdownOnce(o.post, options), success: true };
           return { tweetId: raw, success: false, error: failureOf(o, p.id) };

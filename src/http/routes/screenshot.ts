@@ -21,7 +21,8 @@ interface Shot {
 }
 
 // Served documents may not run or load anything, whoever opens them.
-const DOCUMENT_CSP = "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+const DOCUMENT_CSP =
+  "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 
 export function registerScreenshotRoutes(app: FastifyInstance, c: Container): void {
   app.get('/api/v1/screenshot/*', async (request, reply) => {
@@ -42,7 +43,10 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         returnType = readEnum(request.query, 'returnType', RETURN_TYPES, 'buffer');
         id = requirePostId((request.params as { '*': string })['*']);
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
-          throw new ProblemError('plan_restricted', 'Hosted image URLs (returnType=url) need a paid plan; use returnType=buffer or upgrade.');
+          throw new ProblemError(
+            'plan_restricted',
+            'Hosted image URLs (returnType=url) need a paid plan; use returnType=buffer or upgrade.',
+          );
         }
       },
       inHand: async () => {
@@ -59,7 +63,8 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         return { rendered, stored };
       },
     });
-    if (result.stored) return reply.header('Cache-Control', 'no-store').send({ url: result.stored.url, format, tweetId: id });
+    if (result.stored)
+      return reply.header('Cache-Control', 'no-store').send({ url: result.stored.url, format, tweetId: id });
     if ((format as RenderFormat) !== 'png') reply.header('Content-Security-Policy', DOCUMENT_CSP);
     return reply.type(result.rendered.contentType).send(result.rendered.bytes);
   });

@@ -30,7 +30,13 @@ function authorOf(a: FxAuthor | undefined): Author | null {
     avatarUrl: a.avatar_url ?? undefined,
     verification,
     // FxTwitter does not send the avatar shape; organisations (gold check) have square avatars on X.
-    avatarShape: a.profile_image_shape ? (a.profile_image_shape === 'Square' ? 'square' : 'circle') : verification === 'business' ? 'square' : 'circle',
+    avatarShape: a.profile_image_shape
+      ? a.profile_image_shape === 'Square'
+        ? 'square'
+        : 'circle'
+      : verification === 'business'
+        ? 'square'
+        : 'circle',
   };
 }
 
@@ -43,7 +49,14 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
       const [start, end] = f.indices;
       switch (f.type) {
         case 'url':
-          if (f.replacement) entities.push({ type: 'url', start, end, url: f.replacement, display: f.display ?? displayUrl(f.replacement) });
+          if (f.replacement)
+            entities.push({
+              type: 'url',
+              start,
+              end,
+              url: f.replacement,
+              display: f.display ?? displayUrl(f.replacement),
+            });
           break;
         case 'media':
           entities.push({ type: 'media', start, end });
@@ -76,7 +89,9 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
 function bestMp4(m: FxMedia): string | undefined {
   const candidates = [
     ...(m.formats ?? []).filter((f) => f.container === 'mp4').map((f) => ({ url: f.url, bitrate: f.bitrate ?? 0 })),
-    ...(m.variants ?? []).filter((v) => v.content_type === 'video/mp4').map((v) => ({ url: v.url, bitrate: v.bitrate ?? 0 })),
+    ...(m.variants ?? [])
+      .filter((v) => v.content_type === 'video/mp4')
+      .map((v) => ({ url: v.url, bitrate: v.bitrate ?? 0 })),
   ].filter((c) => c.url);
   candidates.sort((a, b) => b.bitrate - a.bitrate);
   return candidates[0]?.url ?? (m.url && /\.mp4(\?|$)/.test(m.url) ? m.url : undefined);
@@ -92,7 +107,16 @@ function mediaOf(t: FxTweet): Media[] {
     if (!poster) return [];
     if (m.type === 'gif') return [{ type: 'gif', poster, ...size, mp4: bestMp4(m), alt }];
     if (m.type === 'video') {
-      return [{ type: 'video', poster, ...size, mp4: bestMp4(m), alt, durationMs: m.duration ? Math.round(m.duration * 1000) : undefined }];
+      return [
+        {
+          type: 'video',
+          poster,
+          ...size,
+          mp4: bestMp4(m),
+          alt,
+          durationMs: m.duration ? Math.round(m.duration * 1000) : undefined,
+        },
+      ];
     }
     return [];
   });
@@ -140,7 +164,7 @@ function postOf(t: FxTweet, depth: number): Post | null {
     bookmarks: count(t.bookmarks),
     views: count(t.views),
   });
-  const quoted = t.quote && depth === 0 ? postOf(t.quote, depth + 1) ?? undefined : undefined;
+  const quoted = t.quote && depth === 0 ? (postOf(t.quote, depth + 1) ?? undefined) : undefined;
   return dropUndefined<Post>({
     id: t.id,
     url: postUrl(author.handle, t.id),
@@ -163,11 +187,13 @@ function postOf(t: FxTweet, depth: number): Post | null {
 
 /** Pure: an FxTwitter v1 body (and its HTTP status) to a Post, or why not. */
 export function normalizeFxTwitter(status: number, body: unknown): FxParse {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { kind: 'failed', detail: 'body is not an object' };
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return { kind: 'failed', detail: 'body is not an object' };
   const r = body as FxResponse;
   const code = typeof r.code === 'number' ? r.code : status;
   // 401 PRIVATE_TWEET (protected), 404 NOT_FOUND (deleted, never existed, suspended): final answers.
-  if (code === 404 || code === 401 || code === 403 || code === 410) return { kind: 'not_found', detail: `FxTwitter: ${r.message ?? code}` };
+  if (code === 404 || code === 401 || code === 403 || code === 410)
+    return { kind: 'not_found', detail: `FxTwitter: ${r.message ?? code}` };
   if (code !== 200) return { kind: 'failed', detail: `FxTwitter: ${r.message ?? 'error'} (${code})` };
   if (!r.tweet) return { kind: 'failed', detail: 'FxTwitter: body has no tweet' };
   const post = postOf(r.tweet, 0);

@@ -27,7 +27,11 @@ export interface FxAuthor {
   tweets?: number;
   protected?: boolean;
   website?: { url?: string; display_url?: string } | null;
-  verification?: { verified?: boolean; verified_at?: string | null; type?: 'individual' | 'business' | 'government' | string | null } | null;
+  verification?: {
+    verified?: boolean;
+    verified_at?: string | null;
+    type?: 'individual' | 'business' | 'government' | string | null;
+  } | null;
   avatar_color?: string | null;
   profile_image_shape?: string;
 }

@@ -3,7 +3,10 @@ import { postUrl } from '../post.ts';
 import { buildVisibleText, type RawEntity } from '../text.ts';
 import type { SynCard, SynMediaDetails, SynTweet, SynUser } from './types.ts';
 
-export type SyndicationParse = { kind: 'found'; post: Post } | { kind: 'not_found'; detail: string } | { kind: 'malformed'; detail: string };
+export type SyndicationParse =
+  | { kind: 'found'; post: Post }
+  | { kind: 'not_found'; detail: string }
+  | { kind: 'malformed'; detail: string };
 
 const isCount = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0;
 
@@ -30,11 +33,18 @@ function rawEntitiesOf(t: SynTweet): RawEntity[] {
   const out: RawEntity[] = [];
   for (const u of e.urls ?? []) {
     if (u.indices && u.expanded_url) {
-      out.push({ type: 'url', start: u.indices[0], end: u.indices[1], url: u.expanded_url, display: u.display_url ?? u.expanded_url });
+      out.push({
+        type: 'url',
+        start: u.indices[0],
+        end: u.indices[1],
+        url: u.expanded_url,
+        display: u.display_url ?? u.expanded_url,
+      });
     }
   }
   for (const m of e.user_mentions ?? []) {
-    if (m.indices && m.screen_name) out.push({ type: 'mention', start: m.indices[0], end: m.indices[1], handle: m.screen_name });
+    if (m.indices && m.screen_name)
+      out.push({ type: 'mention', start: m.indices[0], end: m.indices[1], handle: m.screen_name });
   }
   for (const h of e.hashtags ?? []) {
     if (h.indices && h.text) out.push({ type: 'hashtag', start: h.indices[0], end: h.indices[1], tag: h.text });
@@ -49,7 +59,9 @@ function rawEntitiesOf(t: SynTweet): RawEntity[] {
   return out;
 }
 
-function bestMp4(variants: { url?: string; bitrate?: number; content_type?: string }[] | undefined): string | undefined {
+function bestMp4(
+  variants: { url?: string; bitrate?: number; content_type?: string }[] | undefined,
+): string | undefined {
   return (variants ?? [])
     .filter((v) => v.content_type === 'video/mp4' && v.url)
     .sort((a, b) => (b.bitrate ?? 0) - (a.bitrate ?? 0))[0]?.url;
@@ -66,18 +78,33 @@ function mediaOf(t: SynTweet): Media[] {
       const mp4 = bestMp4(m.video_info?.variants);
       if (m.type === 'animated_gif') return [{ type: 'gif', poster: m.media_url_https, ...size, mp4, alt }];
       if (m.type === 'video') {
-        return [{ type: 'video', poster: m.media_url_https, ...size, durationMs: m.video_info?.duration_millis, mp4, alt }];
+        return [
+          { type: 'video', poster: m.media_url_https, ...size, durationMs: m.video_info?.duration_millis, mp4, alt },
+        ];
       }
       return [];
     });
   }
   // Cut-down captures carry only `photos` / `video`.
   const photos: Media[] = (t.photos ?? []).flatMap((p) =>
-    p.url ? [{ type: 'photo' as const, url: p.url, width: p.width, height: p.height, alt: p.accessibilityLabel || undefined }] : [],
+    p.url
+      ? [
+          {
+            type: 'photo' as const,
+            url: p.url,
+            width: p.width,
+            height: p.height,
+            alt: p.accessibilityLabel || undefined,
+          },
+        ]
+      : [],
   );
   if (photos.length) return photos;
   if (t.video?.poster) {
-    const mp4 = t.video.variants?.filter((v) => v.type === 'video/mp4' && v.src).map((v) => v.src!).at(-1);
+    const mp4 = t.video.variants
+      ?.filter((v) => v.type === 'video/mp4' && v.src)
+      .map((v) => v.src!)
+      .at(-1);
     return [{ type: 'video', poster: t.video.poster, durationMs: t.video.durationMs, mp4 }];
   }
   return [];
@@ -93,7 +120,9 @@ function pollOf(card: SynCard | undefined): Poll | undefined {
   const choices = Array.from({ length: Number(m[1]) }, (_, i) => {
     const label = str(card, `choice${i + 1}_label`);
     const count = str(card, `choice${i + 1}_count`);
-    return label === undefined ? null : { label, votes: count !== undefined && /^\d+$/.test(count) ? Number(count) : undefined };
+    return label === undefined
+      ? null
+      : { label, votes: count !== undefined && /^\d+$/.test(count) ? Number(count) : undefined };
   }).filter((c): c is { label: string; votes: number | undefined } => c !== null);
   if (choices.length === 0) return undefined;
   const known = choices.every((c) => c.votes !== undefined);
@@ -105,7 +134,14 @@ function pollOf(card: SynCard | undefined): Poll | undefined {
   };
 }
 
-const CARD_IMAGES = ['photo_image_full_size_large', 'summary_photo_image_large', 'thumbnail_image_large', 'thumbnail_image', 'player_image_large', 'player_image'];
+const CARD_IMAGES = [
+  'photo_image_full_size_large',
+  'summary_photo_image_large',
+  'thumbnail_image_large',
+  'thumbnail_image',
+  'player_image_large',
+  'player_image',
+];
 
 function cardOf(t: SynTweet): LinkCard | undefined {
   const a = t.article;
@@ -116,12 +152,19 @@ function cardOf(t: SynTweet): LinkCard | undefined {
       title: a.title,
       description: a.preview_text,
       domain: 'x.com',
-      image: cover?.original_img_url ? { url: cover.original_img_url, width: cover.original_img_width, height: cover.original_img_height } : undefined,
+      image: cover?.original_img_url
+        ? { url: cover.original_img_url, width: cover.original_img_width, height: cover.original_img_height }
+        : undefined,
       large: true,
     };
   }
   const card = t.card;
-  if (!card?.name || /^poll\dchoice/.test(card.name) || !/^(summary|summary_large_image|player|.*:?link.*)$/.test(card.name)) return undefined;
+  if (
+    !card?.name ||
+    /^poll\dchoice/.test(card.name) ||
+    !/^(summary|summary_large_image|player|.*:?link.*)$/.test(card.name)
+  )
+    return undefined;
   const expanded = t.entities?.urls?.find((u) => u.url === card.url)?.expanded_url ?? card.url;
   if (!expanded) return undefined;
   const imageKey = CARD_IMAGES.find((k) => card.binding_values?.[k]?.image_value?.url);
@@ -138,12 +181,15 @@ function cardOf(t: SynTweet): LinkCard | undefined {
 
 /** Pure: a syndication body to a Post, or why not. */
 export function normalizeSyndication(body: unknown, depth = 0): SyndicationParse {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) return { kind: 'malformed', detail: 'body is not an object' };
+  if (body === null || typeof body !== 'object' || Array.isArray(body))
+    return { kind: 'malformed', detail: 'body is not an object' };
   const t = body as SynTweet;
-  if (t.__typename === 'TweetTombstone' || t.tombstone) return { kind: 'not_found', detail: 'the post is unavailable (tombstone)' };
+  if (t.__typename === 'TweetTombstone' || t.tombstone)
+    return { kind: 'not_found', detail: 'the post is unavailable (tombstone)' };
   if (Object.keys(t).length === 0) return { kind: 'not_found', detail: 'the post is unavailable (empty body)' };
   if (!t.user) return { kind: 'not_found', detail: 'the post has no author (suspended or withheld)' };
-  if (typeof t.id_str !== 'string' || !/^\d{1,19}$/.test(t.id_str)) return { kind: 'malformed', detail: 'id_str missing' };
+  if (typeof t.id_str !== 'string' || !/^\d{1,19}$/.test(t.id_str))
+    return { kind: 'malformed', detail: 'id_str missing' };
   if (typeof t.text !== 'string') return { kind: 'malformed', detail: 'text missing' };
   const author = authorOf(t.user);
   if (!author) return { kind: 'not_found', detail: 'the post has no author handle' };
@@ -173,7 +219,9 @@ export function normalizeSyndication(body: unknown, depth = 0): SyndicationParse
     entities,
     media: mediaOf(t),
     quoted,
-    replyTo: replyHandle ? { handle: replyHandle, statusId: t.in_reply_to_status_id_str ?? t.parent?.id_str } : undefined,
+    replyTo: replyHandle
+      ? { handle: replyHandle, statusId: t.in_reply_to_status_id_str ?? t.parent?.id_str }
+      : undefined,
     poll: pollOf(t.card),
     card: cardOf(t),
     counts,

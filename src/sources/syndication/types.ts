@@ -109,7 +109,15 @@ export interface SynArticle {
   rest_id?: string;
   title?: string;
   preview_text?: string;
-  cover_media?: { id?: string; media_info?: { __typename?: string; original_img_url?: string; original_img_width?: number; original_img_height?: number } };
+  cover_media?: {
+    id?: string;
+    media_info?: {
+      __typename?: string;
+      original_img_url?: string;
+      original_img_width?: number;
+      original_img_height?: number;
+    };
+  };
 }
 
 export interface SynTweet {

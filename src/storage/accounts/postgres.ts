@@ -4,7 +4,15 @@ import { generateId } from '../../ids.ts';
 import type { ClaimedMessage } from '../../notify/interface.ts';
 import type { Plan } from '../../quota/plans.ts';
 import { thresholdsCrossed } from '../../quota/thresholds.ts';
-import type { Account, AccountStore, ApiKeyRecord, LedgerRow, OutboxMessage, ReserveRequest, ReserveResult } from './interface.ts';
+import type {
+  Account,
+  AccountStore,
+  ApiKeyRecord,
+  LedgerRow,
+  OutboxMessage,
+  ReserveRequest,
+  ReserveResult,
+} from './interface.ts';
 
 // Times are BIGINT milliseconds, as in the SQLite store, so both stores share one model.
 const MIGRATIONS: string[] = [
@@ -36,7 +44,13 @@ const MIGRATIONS: string[] = [
 const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
 
 function toAccount(r: Record<string, unknown>): Account {
-  return { id: String(r.id), email: String(r.email), plan: r.plan as Plan, anchor: Number(r.anchor), createdAt: Number(r.created_at) };
+  return {
+    id: String(r.id),
+    email: String(r.email),
+    plan: r.plan as Plan,
+    anchor: Number(r.anchor),
+    createdAt: Number(r.created_at),
+  };
 }
 
 function toKey(r: Record<string, unknown>): ApiKeyRecord {
@@ -86,7 +100,15 @@ const SELECT_USED = 'SELECT used FROM usage_counters WHERE account_id = $1 AND p
 const usedOf = (r: pg.QueryResult): number => (r.rows[0] ? Number(r.rows[0].used) : 0);
 
 /** The threshold e-mails a move of committed credits from `before` to `after` causes, in the caller's transaction. */
-async function recordNotices(c: Client, accountId: string, periodStart: number, before: number, after: number, limit: number, now: number): Promise<void> {
+async function recordNotices(
+  c: Client,
+  accountId: string,
+  periodStart: number,
+  before: number,
+  after: number,
+  limit: number,
+  now: number,
+): Promise<void> {
   for (const threshold of thresholdsCrossed(before, after, limit)) {
     await c.query(
       `INSERT INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at)
@@ -107,7 +129,9 @@ export class PostgresAccountStore implements AccountStore {
       await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`postshot-migrate-${schema}`]);
       await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
       await c.query(`SET LOCAL search_path TO ${schema}`);
-      await c.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)');
+      await c.query(
+        'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)',
+      );
       const { rows } = await c.query('SELECT version FROM schema_migrations');
       const applied = new Set(rows.map((r) => Number(r.version)));
       for (const [i, sql] of MIGRATIONS.entries()) {
@@ -148,7 +172,12 @@ export class PostgresAccountStore implements AccountStore {
 
   async createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account> {
     const id = generateId('acc');
-    await this.q('INSERT INTO accounts (id, email, plan, anchor, created_at) VALUES ($1, $2, $3, $4, $4)', [id, input.email, input.plan, input.now]);
+    await this.q('INSERT INTO accounts (id, email, plan, anchor, created_at) VALUES ($1, $2, $3, $4, $4)', [
+      id,
+      input.email,
+      input.plan,
+      input.now,
+    ]);
     return { id, email: input.email, plan: input.plan, anchor: input.now, createdAt: input.now };
   }
 
@@ -162,22 +191,44 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async setPlan(id: string, plan: Plan, anchor: number): Promise<Account | null> {
-    const { rows } = await this.q('UPDATE accounts SET plan = $1, anchor = $2 WHERE id = $3 RETURNING *', [plan, anchor, id]);
+    const { rows } = await this.q('UPDATE accounts SET plan = $1, anchor = $2 WHERE id = $3 RETURNING *', [
+      plan,
+      anchor,
+      id,
+    ]);
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
   async createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord> {
     const id = generateId('key');
-    await this.q('INSERT INTO api_keys (id, account_id, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5)', [id, input.accountId, input.prefix, input.hash, input.now]);
-    return { id, accountId: input.accountId, prefix: input.prefix, hash: input.hash, createdAt: input.now, revokedAt: null };
+    await this.q('INSERT INTO api_keys (id, account_id, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5)', [
+      id,
+      input.accountId,
+      input.prefix,
+      input.hash,
+      input.now,
+    ]);
+    return {
+      id,
+      accountId: input.accountId,
+      prefix: input.prefix,
+      hash: input.hash,
+      createdAt: input.now,
+      revokedAt: null,
+    };
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
-    return (await this.q('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])).rows.map(toKey);
+    return (await this.q('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId])).rows.map(
+      toKey,
+    );
   }
 
   async revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null> {
-    const { rows } = await this.q('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING *', [now, keyId]);
+    const { rows } = await this.q(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $1) WHERE id = $2 RETURNING *',
+      [now, keyId],
+    );
     return rows[0] ? toKey(rows[0]) : null;
   }
 
@@ -200,14 +251,31 @@ export class PostgresAccountStore implements AccountStore {
     return this.tx(async (c) => {
       await c.query(ENSURE_COUNTER, [req.accountId, req.periodStart]);
       // The row lock serializes concurrent reservations of one account across every instance.
-      const { rows } = await c.query('SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2 FOR UPDATE', [req.accountId, req.periodStart]);
+      const { rows } = await c.query(
+        'SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2 FOR UPDATE',
+        [req.accountId, req.periodStart],
+      );
       const used = Number(rows[0].used);
       const available = Math.max(0, req.limit - used);
       const granted = req.partial ? Math.min(available, req.amount) : available >= req.amount ? req.amount : 0;
       if (granted <= 0) return { ok: false, used };
       const id = generateId('chg');
-      await c.query('UPDATE usage_counters SET used = used + $1 WHERE account_id = $2 AND period_start = $3', [granted, req.accountId, req.periodStart]);
-      await c.query(INSERT_CHARGE, [id, req.accountId, req.periodStart, granted, 'pending', req.limit, req.requestId, req.endpoint, req.now]);
+      await c.query('UPDATE usage_counters SET used = used + $1 WHERE account_id = $2 AND period_start = $3', [
+        granted,
+        req.accountId,
+        req.periodStart,
+      ]);
+      await c.query(INSERT_CHARGE, [
+        id,
+        req.accountId,
+        req.periodStart,
+        granted,
+        'pending',
+        req.limit,
+        req.requestId,
+        req.endpoint,
+        req.now,
+      ]);
       return { ok: true, reservationId: id, granted, used: used + granted };
     });
   }
@@ -228,10 +296,21 @@ export class PostgresAccountStore implements AccountStore {
         // No counter for this period yet, or too few credits left.
         await c.query(ENSURE_COUNTER, [req.accountId, req.periodStart]);
         taken = await take();
-        if (taken.rows.length === 0) return { ok: false, used: usedOf(await c.query(SELECT_USED, [req.accountId, req.periodStart])) };
+        if (taken.rows.length === 0)
+          return { ok: false, used: usedOf(await c.query(SELECT_USED, [req.accountId, req.periodStart])) };
       }
       const id = generateId('chg');
-      await c.query(INSERT_CHARGE, [id, req.accountId, req.periodStart, req.amount, 'committed', req.limit, req.requestId, req.endpoint, req.now]);
+      await c.query(INSERT_CHARGE, [
+        id,
+        req.accountId,
+        req.periodStart,
+        req.amount,
+        'committed',
+        req.limit,
+        req.requestId,
+        req.endpoint,
+        req.now,
+      ]);
       const committed = Number(taken.rows[0].committed);
       await recordNotices(c, req.accountId, req.periodStart, committed - req.amount, committed, req.limit, req.now);
       return { ok: true, reservationId: id, granted: req.amount, used: Number(taken.rows[0].used) };
@@ -240,7 +319,9 @@ export class PostgresAccountStore implements AccountStore {
 
   async commit(reservationId: string, now: number): Promise<void> {
     await this.tx(async (c) => {
-      const { rows } = await c.query("SELECT * FROM ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE", [reservationId]);
+      const { rows } = await c.query("SELECT * FROM ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE", [
+        reservationId,
+      ]);
       const ch = rows[0];
       if (ch?.status !== 'pending') return;
       const net = Number(ch.amount) - Number(ch.refunded);
@@ -251,13 +332,23 @@ export class PostgresAccountStore implements AccountStore {
         [net, ch.account_id, ch.period_start],
       );
       const committed = Number(counter.rows[0].committed);
-      await recordNotices(c, ch.account_id, Number(ch.period_start), committed - net, committed, Number(ch.quota_limit), now);
+      await recordNotices(
+        c,
+        ch.account_id,
+        Number(ch.period_start),
+        committed - net,
+        committed,
+        Number(ch.quota_limit),
+        now,
+      );
     });
   }
 
   async refund(reservationId: string, amount: number | null, now: number): Promise<number> {
     return this.tx(async (c) => {
-      const { rows } = await c.query("SELECT * FROM ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE", [reservationId]);
+      const { rows } = await c.query("SELECT * FROM ledger WHERE id = $1 AND kind = 'charge' FOR UPDATE", [
+        reservationId,
+      ]);
       const ch = rows[0];
       if (ch?.status !== 'pending') return 0;
       const left = Number(ch.amount) - Number(ch.refunded);
@@ -268,9 +359,17 @@ export class PostgresAccountStore implements AccountStore {
          VALUES ($1, $2, $3, 'refund', $4, $5, $6, $7, $8)`,
         [generateId('rfd'), ch.account_id, ch.period_start, give, ch.request_id, ch.endpoint, ch.id, now],
       );
-      await c.query('UPDATE usage_counters SET used = used - $1 WHERE account_id = $2 AND period_start = $3', [give, ch.account_id, ch.period_start]);
+      await c.query('UPDATE usage_counters SET used = used - $1 WHERE account_id = $2 AND period_start = $3', [
+        give,
+        ch.account_id,
+        ch.period_start,
+      ]);
       const refunded = Number(ch.refunded) + give;
-      await c.query('UPDATE ledger SET status = $1, refunded = $2 WHERE id = $3', [refunded === Number(ch.amount) ? 'refunded' : 'pending', refunded, ch.id]);
+      await c.query('UPDATE ledger SET status = $1, refunded = $2 WHERE id = $3', [
+        refunded === Number(ch.amount) ? 'refunded' : 'pending',
+        refunded,
+        ch.id,
+      ]);
       return give;
     });
   }
@@ -325,7 +424,10 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async markSent(id: string, owner: string, now: number): Promise<boolean> {
-    const r = await this.q('UPDATE outbox SET sent_at = $1, claimed_until = NULL WHERE id = $2 AND claimed_by = $3 AND sent_at IS NULL', [now, id, owner]);
+    const r = await this.q(
+      'UPDATE outbox SET sent_at = $1, claimed_until = NULL WHERE id = $2 AND claimed_by = $3 AND sent_at IS NULL',
+      [now, id, owner],
+    );
     return r.rowCount === 1;
   }
 
@@ -337,7 +439,9 @@ export class PostgresAccountStore implements AccountStore {
   }
 
   async listOutbox(accountId: string): Promise<OutboxMessage[]> {
-    const { rows } = await this.q('SELECT * FROM outbox WHERE account_id = $1 ORDER BY threshold, period_start', [accountId]);
+    const { rows } = await this.q('SELECT * FROM outbox WHERE account_id = $1 ORDER BY threshold, period_start', [
+      accountId,
+    ]);
     return rows.map((r) => ({
       id: r.id,
       accountId: r.account_id,
@@ -364,6 +468,8 @@ function wrap(err: unknown): unknown {
   const e = err as { code?: string; message?: string };
   const connection =
     /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P01|57P02|57P03|08\d{3})$/.test(e.code ?? '') ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(e.message ?? '');
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
+      e.message ?? '',
+    );
   return connection ? new DependencyDownError('database', err) : err;
 }

@@ -265,7 +265,14 @@ export class SqliteAccountStore implements AccountStore {
     const id = generateId('key');
     this.stmt.insertKey.run(id, input.accountId, input.prefix, input.hash, input.now);
     this.foundKeys.clear();
-    return { id, accountId: input.accountId, prefix: input.prefix, hash: input.hash, createdAt: input.now, revokedAt: null };
+    return {
+      id,
+      accountId: input.accountId,
+      prefix: input.prefix,
+      hash: input.hash,
+      createdAt: input.now,
+      revokedAt: null,
+    };
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {
@@ -301,7 +308,13 @@ export class SqliteAccountStore implements AccountStore {
     if (!row) return null;
     const found = Object.freeze({
       key: Object.freeze(toKey(row)),
-      account: Object.freeze({ id: row.account_id, email: row.email, plan: row.plan, anchor: row.anchor, createdAt: row.account_created_at }),
+      account: Object.freeze({
+        id: row.account_id,
+        email: row.email,
+        plan: row.plan,
+        anchor: row.anchor,
+        createdAt: row.account_created_at,
+      }),
     });
     if (this.foundKeys.size >= 10_000) this.foundKeys.clear();
     this.foundKeys.set(hash, found);
@@ -378,9 +391,12 @@ export class SqliteAccountStore implements AccountStore {
 
   private reserveNow(req: ReserveRequest): ReserveResult {
     if (req.amount > 0) {
-      const taken = this.stmt.takeCredits.get({ amount: req.amount, accountId: req.accountId, periodStart: req.periodStart, limit: req.limit }) as
-        | { used: number }
-        | undefined;
+      const taken = this.stmt.takeCredits.get({
+        amount: req.amount,
+        accountId: req.accountId,
+        periodStart: req.periodStart,
+        limit: req.limit,
+      }) as { used: number } | undefined;
       if (taken) return this.recordCharge(req, req.amount, taken.used);
     }
     // No counter for this period yet, or too few credits left for the whole amount.
@@ -395,7 +411,17 @@ export class SqliteAccountStore implements AccountStore {
 
   private recordCharge(req: ReserveRequest, granted: number, used: number): ReserveResult {
     const id = generateId('chg');
-    this.stmt.insertCharge.run(id, req.accountId, req.periodStart, granted, 'pending', req.limit, req.requestId, req.endpoint, req.now);
+    this.stmt.insertCharge.run(
+      id,
+      req.accountId,
+      req.periodStart,
+      granted,
+      'pending',
+      req.limit,
+      req.requestId,
+      req.endpoint,
+      req.now,
+    );
     return { ok: true, reservationId: id, granted, used };
   }
 
@@ -407,16 +433,41 @@ export class SqliteAccountStore implements AccountStore {
       // No counter for this period yet, or too few credits left.
       this.stmt.ensureCounter.run(req.accountId, req.periodStart);
       taken = this.stmt.takeAndCommit.get(params) as { used: number; committed: number } | undefined;
-      if (!taken) return { ok: false, used: (this.stmt.getCounter.get(req.accountId, req.periodStart) as { used: number }).used };
+      if (!taken)
+        return { ok: false, used: (this.stmt.getCounter.get(req.accountId, req.periodStart) as { used: number }).used };
     }
     const id = generateId('chg');
-    this.stmt.insertCharge.run(id, req.accountId, req.periodStart, req.amount, 'committed', req.limit, req.requestId, req.endpoint, req.now);
-    this.recordNotices(req.accountId, req.periodStart, taken.committed - req.amount, taken.committed, req.limit, req.now);
+    this.stmt.insertCharge.run(
+      id,
+      req.accountId,
+      req.periodStart,
+      req.amount,
+      'committed',
+      req.limit,
+      req.requestId,
+      req.endpoint,
+      req.now,
+    );
+    this.recordNotices(
+      req.accountId,
+      req.periodStart,
+      taken.committed - req.amount,
+      taken.committed,
+      req.limit,
+      req.now,
+    );
     return { ok: true, reservationId: id, granted: req.amount, used: taken.used };
   }
 
   /** The threshold e-mails a move of committed credits from `before` to `after` causes, in the same transaction. */
-  private recordNotices(accountId: string, periodStart: number, before: number, after: number, limit: number, now: number): void {
+  private recordNotices(
+    accountId: string,
+    periodStart: number,
+    before: number,
+    after: number,
+    limit: number,
+    now: number,
+  ): void {
     for (const threshold of thresholdsCrossed(before, after, limit)) {
       this.stmt.insertOutbox.run(generateId('msg'), accountId, periodStart, threshold, after, limit, now, now);
     }
@@ -437,7 +488,16 @@ export class SqliteAccountStore implements AccountStore {
     const left = c.amount - c.refunded;
     const give = amount === null ? left : Math.min(left, amount);
     if (give <= 0) return 0;
-    this.stmt.insertRefund.run(generateId('rfd'), c.account_id, c.period_start, give, c.request_id, c.endpoint, c.id, now);
+    this.stmt.insertRefund.run(
+      generateId('rfd'),
+      c.account_id,
+      c.period_start,
+      give,
+      c.request_id,
+      c.endpoint,
+      c.id,
+      now,
+    );
     this.stmt.addUsed.run(-give, c.account_id, c.period_start);
     const refunded = c.refunded + give;
     this.stmt.setChargeState.run(refunded === c.amount ? 'refunded' : 'pending', refunded, c.id);

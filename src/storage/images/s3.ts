@@ -53,7 +53,9 @@ export class S3ImageStore implements ImageStore {
   async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
     if (!IMAGE_KEY.test(key)) return null;
     try {
-      const out = await this.client.send(new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+      const out = await this.client.send(
+        new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
+      );
       const bytes = Buffer.from(await out.Body!.transformToByteArray());
       return { bytes, contentType: IMAGE_TYPES[key.split('.')[1]] };
     } catch (err) {
