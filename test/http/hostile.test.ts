@@ -40,9 +40,9 @@ const HOSTILE_IDS: string[] = [
   '{}',
   '<script>alert(1)</script>',
   '"><img src=x onerror=alert(1)>',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: template-injection probes, sent literally
   "' OR 1=1 --",
   '; DROP TABLE accounts;',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent literally
   '${7*7}',
   '{{7*7}}',
   '%n%s%x',
