@@ -2,10 +2,21 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.ts';
 import { DependencyDownError } from './errors.ts';
-import { RenderTimeoutError } from './render/pool.ts';
-import { PROBLEMS, ProblemError, problemBody, sendProblem, type ProblemCode } from './http/problem.ts';
+import { registerCompression } from './http/compression.ts';
+import { registerCors } from './http/cors.ts';
+import {
+  answerClientError,
+  answerFrameworkError,
+  MAX_URL_LENGTH,
+  mapFrameworkError,
+  URL_TOO_LONG,
+} from './http/framework-errors.ts';
 import { registerSecurityHooks } from './http/hooks/security.ts';
+import { applyCallerQuota } from './http/metered.ts';
+import { trackRouteMethods } from './http/method-not-allowed.ts';
+import { ProblemError, sendProblem } from './http/problem.ts';
 import { registerRoutes } from './http/routes/index.ts';
+import { RenderTimeoutError } from './render/pool.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -32,56 +43,55 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     return503OnClosing: true,
     // Post URLs are accepted URL-encoded in the path; the default of 100 would turn them into 404s.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
-    clientErrorHandler: (err: { code?: string }, socket: import('node:net').Socket) => {
-      // Malformed HTTP never reaches a route; still answer in problem+json rather than drop the line.
-      if (!socket.writable) return;
-      const [status, code]: [number, ProblemCode] =
-        err.code === 'HPE_HEADER_OVERFLOW'
-          ? [431, 'headers_too_large']
-          : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-            ? [408, 'request_timeout']
-            : [400, 'bad_request'];
-      const body = JSON.stringify(problemBody(code, 'The request could not be parsed as HTTP.', randomUUID(), status));
-      socket.end(
-        `HTTP/1.1 ${status} ${PROBLEMS[code].title}\r\nContent-Type: application/problem+json\r\n` +
-          `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-      );
-    },
+    // Malformed HTTP never reaches a route; still answer in problem+json rather than drop the line.
+    clientErrorHandler: answerClientError,
+    // Bad percent-encoding and over-long parameters are refused by the router, before any hook.
+    frameworkErrors: answerFrameworkError,
   };
   if (options.https) {
     Object.assign(serverOptions, { http2: true, https: { ...options.https, allowHTTP1: true } });
   }
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Request-Id', request.id);
-  });
   registerSecurityHooks(app, c);
-
-  app.setErrorHandler((err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError, request, reply) => {
-    if (err instanceof ProblemError) {
-      for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
-      return sendProblem(request, reply, err.code, err.detail, err.status);
-    }
-    if (err instanceof RenderTimeoutError) {
-      request.log.error({ err }, 'render timed out');
-      return sendProblem(
-        request,
-        reply,
-        'render_timeout',
-        'Rendering this post took too long; try again or use format=svg.',
-      );
-    }
-    if (err instanceof DependencyDownError) {
-      request.log.error({ err: err.cause ?? err }, 'dependency unavailable');
-      reply.header('Retry-After', '5');
-      return sendProblem(request, reply, 'service_unavailable', `${err.dependency} is unavailable; try again shortly.`);
-    }
-    const mapped = mapFrameworkError(err as FastifyError);
-    if (mapped) return sendProblem(request, reply, mapped[0], mapped[1]);
-    request.log.error({ err }, 'unhandled error');
-    return sendProblem(request, reply, 'internal_error', 'An unexpected error occurred; it has been logged.');
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.length > MAX_URL_LENGTH) return sendProblem(request, reply, 'uri_too_long', URL_TOO_LONG);
   });
+  await registerCors(app, c);
+  await registerCompression(app);
+
+  app.setErrorHandler(
+    async (err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError, request, reply) => {
+      await applyCallerQuota(c, request, reply).catch((e) => request.log.warn({ err: e }, 'quota headers unavailable'));
+      if (err instanceof ProblemError) {
+        for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
+        return sendProblem(request, reply, err.code, err.detail, err.status);
+      }
+      if (err instanceof RenderTimeoutError) {
+        request.log.error({ err }, 'render timed out');
+        return sendProblem(
+          request,
+          reply,
+          'render_timeout',
+          'Rendering this post took too long; try again or use format=svg.',
+        );
+      }
+      if (err instanceof DependencyDownError) {
+        request.log.error({ err: err.cause ?? err }, 'dependency unavailable');
+        reply.header('Retry-After', '5');
+        return sendProblem(
+          request,
+          reply,
+          'service_unavailable',
+          `${err.dependency} is unavailable; try again shortly.`,
+        );
+      }
+      const mapped = mapFrameworkError(err as FastifyError);
+      if (mapped) return sendProblem(request, reply, mapped[0], mapped[1]);
+      request.log.error({ err }, 'unhandled error');
+      return sendProblem(request, reply, 'internal_error', 'An unexpected error occurred; it has been logged.');
+    },
+  );
 
   app.setNotFoundHandler((request, reply) =>
     sendProblem(
@@ -107,31 +117,10 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     parseJson(request, text, done);
   });
 
+  const methods = trackRouteMethods(app);
   registerRoutes(app, c);
   for (const plugin of options.plugins ?? []) plugin(app);
+  methods.close();
   await app.ready();
   return app;
-}
-
-function mapFrameworkError(err: FastifyError): [ProblemCode, string] | null {
-  switch (err.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return ['payload_too_large', 'The request body is larger than 64 KiB.'];
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return ['unsupported_media_type', 'Send the body as application/json.'];
-    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return ['invalid_body', 'The body is empty; send a JSON object.'];
-    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return ['bad_request', 'Content-Length does not match the body.'];
-    case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return ['invalid_body', 'The body is not valid JSON.'];
-  }
-  if (err instanceof SyntaxError || err.statusCode === 400) {
-    return ['invalid_body', 'The body is not valid JSON.'];
-  }
-  if (err.statusCode === 413) return ['payload_too_large', 'The request body is too large.'];
-  if (err.statusCode === 415) return ['unsupported_media_type', 'Send the body as application/json.'];
-  if (err.statusCode === 404) return ['not_found', 'Not found.'];
-  if (err.statusCode === 405) return ['method_not_allowed', 'Method not allowed.'];
-  return null;
 }

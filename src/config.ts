@@ -36,6 +36,8 @@ export interface Config {
   upstreamTimeoutMs: number;
   rateLimits: Record<Plan, number>;
   authFailureLimit: number;
+  /** Browser origins allowed to call the API (CORS); `*` for any. Hosted images allow any origin. */
+  corsOrigins: readonly string[];
   tlsCert?: string;
   tlsKey?: string;
   requireHttps: boolean;
@@ -151,6 +153,29 @@ function readSources(env: Env): Config['sources'] {
   return list as Config['sources'];
 }
 
+function readCorsOrigins(env: Env): readonly string[] {
+  const raw = env.POSTSHOT_CORS_ORIGINS ?? '';
+  const list = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  for (const origin of list) {
+    if (origin === '*') continue;
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(origin);
+    } catch {}
+    // An origin is scheme://host[:port] exactly: browsers send it so, and a path would never match.
+    if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+      throw new ConfigError(
+        'POSTSHOT_CORS_ORIGINS',
+        `"${origin}" is not an origin like https://app.example.com (scheme, host and port only)`,
+      );
+    }
+  }
+  return Object.freeze(list);
+}
+
 function readTrustProxy(env: Env): Config['trustProxy'] {
   const raw = env.POSTSHOT_TRUST_PROXY;
   if (raw === undefined || raw === '') return undefined;
@@ -198,6 +223,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     upstreamTimeoutMs: readInt(env, 'POSTSHOT_UPSTREAM_TIMEOUT_MS', 5000, 50, 120_000),
     rateLimits: readRateLimits(env),
     authFailureLimit: readInt(env, 'POSTSHOT_AUTH_FAILURE_LIMIT', 60, 1, 1_000_000),
+    corsOrigins: readCorsOrigins(env),
     tlsCert,
     tlsKey,
     requireHttps: readBool(env, 'POSTSHOT_REQUIRE_HTTPS', env.NODE_ENV === 'production'),

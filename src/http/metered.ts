@@ -58,7 +58,8 @@ function rateHeaders(d: { limit: number; remaining: number; resetSeconds: number
 
 /**
  * Authenticates the request and applies the per-key rate limit. Throws a ProblemError with the
- * status of the auth matrix, or 429; failed attempts count against the client address.
+ * status of the auth matrix, or 429. Only failing requests count against their address and only
+ * they are refused for it: a valid key is never locked out by other clients behind the same NAT.
  */
 export async function authorize(
   c: Container,
@@ -66,25 +67,25 @@ export async function authorize(
   reply: FastifyReply,
   style: AuthStyle,
 ): Promise<Caller> {
-  const addressKey = `authfail:${request.ip}`;
-  const guard = await c.rateLimiter.peek(addressKey, c.config.authFailureLimit, MINUTE);
-  if (!guard.allowed) {
-    throw new ProblemError('rate_limited', 'Too many failed authentication attempts from this address.', 429, {
-      'Retry-After': String(guard.retryAfterSeconds),
-      ...rateHeaders(guard),
-    });
-  }
+  // The checksum refuses made-up keys without a database read; only well-formed ones are looked up.
   const auth = await authenticate(c.accounts, request.headers['x-api-key']);
   if (!auth.ok) {
-    await c.rateLimiter.hit(addressKey, c.config.authFailureLimit, MINUTE);
+    const guard = await c.rateLimiter.hit(`authfail:${request.ip}`, c.config.authFailureLimit, MINUTE);
+    if (!guard.allowed) {
+      throw new ProblemError('rate_limited', 'Too many failed authentication attempts from this address.', 429, {
+        'Retry-After': String(guard.retryAfterSeconds),
+        ...rateHeaders(guard),
+      });
+    }
     const [status, code] = AUTH_MATRIX[style][auth.reason];
     throw new ProblemError(code, AUTH_DETAIL[auth.reason], status);
   }
   const limit = c.config.rateLimits[auth.account.plan];
   const decision = await c.rateLimiter.hit(`key:${auth.key.id}`, limit, MINUTE);
   for (const [name, value] of Object.entries(rateHeaders(decision))) reply.header(name, value);
+  const caller = { account: auth.account, keyId: auth.key.id };
+  if (style !== 'usage') meteredCallers.set(request, caller);
   if (!decision.allowed) {
-    if (style !== 'usage') setQuotaHeaders(reply, await c.quota.usage(auth.account));
     throw new ProblemError(
       'rate_limited',
       `Rate limit of ${limit} requests per minute for the ${auth.account.plan} plan reached; retry in ${decision.retryAfterSeconds} s.`,
@@ -92,7 +93,28 @@ export async function authorize(
       { 'Retry-After': String(decision.retryAfterSeconds) },
     );
   }
-  return { account: auth.account, keyId: auth.key.id };
+  return caller;
+}
+
+// Callers of metered routes, known from the moment their key is: every later answer, errors
+// from body parsing included, carries their quota headers.
+const meteredCallers = new WeakMap<FastifyRequest, Caller>();
+
+/**
+ * A route-level onRequest hook: authenticates before the body is read, so a request without a
+ * valid key is 401/403 whatever its body, and parser refusals (400, 413, 415) show the quota.
+ */
+export function authorizeFirst(c: Container, style: AuthStyle) {
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await authorize(c, request, reply, style);
+  };
+}
+
+/** Sets the quota headers of a known metered caller when an answer lacks them (error paths). */
+export async function applyCallerQuota(c: Container, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const caller = meteredCallers.get(request);
+  if (!caller || reply.hasHeader('X-Quota-Remaining')) return;
+  setQuotaHeaders(reply, await c.quota.usage(caller.account));
 }
 
 /**
@@ -165,6 +187,8 @@ export interface MeteredWork<T> {
    */
   inHand?: () => Promise<T | undefined>;
   work: (meter: Meter) => Promise<T>;
+  /** For HEAD: throws the problem GET would answer when it is known without upstream work. */
+  probe?: () => Promise<void>;
 }
 
 /**
@@ -178,8 +202,35 @@ export async function runMetered<T>(
   reply: FastifyReply,
   options: MeteredWork<T>,
 ): Promise<T> {
-  const caller = await authorize(c, request, reply, options.style);
+  const caller = meteredCallers.get(request) ?? (await authorize(c, request, reply, options.style));
   return c.inFlight.track(runInMeter(c, request, reply, caller, options));
+}
+
+function quotaExceeded(caller: Caller): ProblemError {
+  const plan = caller.account.plan;
+  return new ProblemError(
+    'quota_exceeded',
+    `The ${plan} plan's quota is used up${plan === 'free' ? '' : ' for this period'}.`,
+  );
+}
+
+/**
+ * HEAD on a metered route: the status and headers GET would answer from what is known without
+ * rendering, an upstream fetch or a charge (key, rate limit, parameters, plan, quota, and
+ * `probe`, e.g. a post cached as missing). Quota headers show the current state.
+ */
+export async function probeMetered(
+  c: Container,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  options: MeteredWork<unknown>,
+): Promise<void> {
+  const caller = meteredCallers.get(request) ?? (await authorize(c, request, reply, options.style));
+  const usage = await c.quota.usage(caller.account);
+  setQuotaHeaders(reply, usage);
+  options.validate?.(caller);
+  if (usage.remaining < options.cost) throw quotaExceeded(caller);
+  await options.probe?.();
 }
 
 async function runInMeter<T>(
@@ -192,19 +243,14 @@ async function runInMeter<T>(
   const meter = new Meter(c, caller, request.id, options.endpoint);
   try {
     options.validate?.(caller);
-    const quotaExceeded = () =>
-      new ProblemError(
-        'quota_exceeded',
-        `The ${caller.account.plan} plan's quota is used up${caller.account.plan === 'free' ? '' : ' for this period'}.`,
-      );
     if (options.cost > 0 && options.inHand) {
       const ready = await options.inHand();
       if (ready !== undefined) {
-        if (!(await meter.charge(options.cost))) throw quotaExceeded();
+        if (!(await meter.charge(options.cost))) throw quotaExceeded(caller);
         return ready;
       }
     }
-    if (options.cost > 0 && !(await meter.reserve(options.cost))) throw quotaExceeded();
+    if (options.cost > 0 && !(await meter.reserve(options.cost))) throw quotaExceeded(caller);
     const result = await options.work(meter);
     await meter.commitAll();
     return result;

@@ -4,15 +4,22 @@ import type { Post } from '../sources/post.ts';
 import { parsePostId } from '../sources/post-id.ts';
 import { ProblemError } from './problem.ts';
 
+/** What every invalid_post_id answer ends with: what the caller should send instead. */
+export const POST_ID_HINT =
+  'Send a post id (1 to 19 digits, e.g. 1900000000000000001) or a post URL such as https://x.com/<user>/status/<id>, URL-encoded.';
+
 /** The id from a path segment, or a 400 invalid_post_id saying why not. */
 export function requirePostId(raw: string | undefined): string {
   const parsed = parsePostId(raw ?? '');
-  if (!parsed.ok)
-    throw new ProblemError(
-      'invalid_post_id',
-      `"${(raw ?? '').slice(0, 100)}" is not a post id or post URL: ${parsed.reason}.`,
-    );
+  if (!parsed.ok) {
+    const given = raw ? `"${raw.slice(0, 100)}" is not a post id or post URL: ` : '';
+    throw new ProblemError('invalid_post_id', `${given}${upperFirst(parsed.reason, !given)}. ${POST_ID_HINT}`);
+  }
   return parsed.id;
+}
+
+function upperFirst(text: string, yes: boolean): string {
+  return yes ? text.charAt(0).toUpperCase() + text.slice(1) : text;
 }
 
 /**

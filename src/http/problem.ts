@@ -21,6 +21,7 @@ export const PROBLEMS = {
   payload_too_large: { status: 413, title: 'Payload too large' },
   uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
+  range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
   rate_limited: { status: 429, title: 'Too many requests' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal error' },
@@ -79,5 +80,6 @@ export function sendProblem(
   status?: number,
 ): FastifyReply {
   const body = problemBody(code, detail, request.id, status);
-  return reply.code(body.status).type('application/problem+json').send(body);
+  // A refusal is about this moment (quota, rate, upstream): never reused from a cache.
+  return reply.code(body.status).header('Cache-Control', 'no-store').type('application/problem+json').send(body);
 }

@@ -30,10 +30,14 @@ function checkNumeric(raw: string): PostIdResult {
 
 /** Accepts a numeric id or a post URL (x.com, twitter.com, mobile., fxtwitter, vxtwitter, /i/status/), with or without scheme and query. */
 export function parsePostId(input: string): PostIdResult {
-  const raw = input.trim();
+  // A proxy that merges slashes turns an unencoded https://x.com/... in the path into https:/x.com/...
+  const raw = input.trim().replace(/^(https?):\/(?!\/)/i, '$1://');
   if (raw.length === 0) return { ok: false, reason: 'the post id is empty' };
   if (raw.length > 512) return { ok: false, reason: 'the post id or URL is too long' };
   if (/^[0-9]+$/.test(raw)) return checkNumeric(raw);
+  // Number-like but not digits: a sign, a decimal point or an exponent (what a float or JSON number gives).
+  if (/^[+-]?[0-9.]*[0-9][0-9.]*(?:e[+-]?[0-9]+)?$/i.test(raw))
+    return { ok: false, reason: 'a post id is digits only, without a sign, decimal point or exponent' };
   let url: URL;
   try {
     url = new URL(/^[a-z]+:\/\//i.test(raw) ? raw : `https://${raw}`);

@@ -179,9 +179,14 @@ test('bulk: mixed good, missing, invalid and duplicate ids, in request order', a
   const res = await bulk(h, apiKey, { tweetIds: ids });
   assert.equal(res.statusCode, 200);
   const body = res.json();
+  // Each item echoes the normalized id, and what was sent as `input` when that differed.
   assert.deepEqual(
     body.results.map((r: { tweetId: string }) => r.tweetId),
-    ids,
+    [TEXT_POST, '1234567', 'not-an-id', TEXT_POST, '1900000000000000003', TEXT_POST],
+  );
+  assert.deepEqual(
+    body.results.map((r: { input?: string }) => r.input),
+    [undefined, undefined, undefined, `https://x.com/a/status/${TEXT_POST}`, undefined, undefined],
   );
   assert.deepEqual(
     body.results.map((r: { success: boolean }) => r.success),

@@ -242,7 +242,7 @@ test('bad input gets 4xx problem+json, never 500', async (t) => {
   assertProblem(unknownParam, 400, 'invalid_parameter');
   assert.match(unknownParam.json().detail, /verbose/);
   assertProblem(await h.app.inject({ url: '/api/v1/nothing-here' }), 404, 'not_found');
-  assertProblem(await h.app.inject({ method: 'DELETE', url: '/api/v1/usage' }), 404, 'not_found');
+  assertProblem(await h.app.inject({ method: 'DELETE', url: '/api/v1/usage' }), 405, 'method_not_allowed');
 });
 
 test('oversize headers and garbage HTTP get problem+json from a listening server', async (t) => {

@@ -1,19 +1,32 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { sendProblem } from '../problem.ts';
+
+/** On every answer, framework-level ones included; embeddable documents drop X-Frame-Options. */
+export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  'X-Frame-Options': 'DENY',
+  'Cross-Origin-Resource-Policy': 'cross-origin',
+};
+
+const HSTS = 'max-age=31536000; includeSubDomains';
 
 function isHttps(request: FastifyRequest): boolean {
   // request.protocol honours X-Forwarded-Proto only when trustProxy says the proxy is trusted.
   return request.protocol === 'https';
 }
 
+/** X-Request-Id and the security headers: what every answer carries, whoever produces it. */
+export function applyBaseHeaders(request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('X-Request-Id', request.id);
+  reply.headers(SECURITY_HEADERS);
+  if (isHttps(request)) reply.header('Strict-Transport-Security', HSTS);
+}
+
 export function registerSecurityHooks(app: FastifyInstance, c: Container): void {
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('X-Content-Type-Options', 'nosniff');
-    reply.header('Referrer-Policy', 'no-referrer');
-    reply.header('X-Frame-Options', 'DENY');
-    reply.header('Cross-Origin-Resource-Policy', 'cross-origin');
-    if (isHttps(request)) reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    applyBaseHeaders(request, reply);
     if (
       c.config.requireHttps &&
       !isHttps(request) &&

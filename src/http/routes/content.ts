@@ -1,13 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { renderMarkdownOnce } from '../../markdown/memo.ts';
 import { DEFAULT_MARKDOWN_OPTIONS, type MarkdownOptions } from '../../markdown/render.ts';
 import type { PostOutcome } from '../../sources/interface.ts';
 import { parsePostId } from '../../sources/post-id.ts';
-import { runMetered, type Meter } from '../metered.ts';
-import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
+import { authorizeFirst, type Meter, type MeteredWork, probeMetered, runMetered } from '../metered.ts';
+import { cachedPost, POST_ID_HINT, requirePost, requirePostId } from '../post-lookup.ts';
 import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
+import { PRIVATE_SHORT_CACHE } from '../response-headers.ts';
 
 const OPTION_NAMES = ['includeStats', 'includeMedia', 'includeQuoted'] as const;
 const MAX_IDS = 100;
@@ -23,9 +24,10 @@ function readOptions(query: unknown): MarkdownOptions {
   };
 }
 
+// `input` is what the caller sent, when it differs from the normalized `tweetId`.
 type BulkItem =
-  | { tweetId: string; markdown: string; success: true }
-  | { tweetId: string; success: false; error: { code: ProblemCode; message: string } };
+  | { tweetId: string; input?: string; markdown: string; success: true }
+  | { tweetId: string; input?: string; success: false; error: { code: ProblemCode; message: string } };
 
 function readBulkBody(body: unknown): string[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
@@ -102,28 +104,36 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
   // Only JSON bodies: anything else is 415 before it reaches a handler.
   app.removeContentTypeParser('text/plain');
 
-  // The wildcard also accepts post URLs that were not URL-encoded.
-  app.get('/api/v1/content/*', async (request, reply) => {
+  const single = async (request: FastifyRequest, reply: FastifyReply) => {
     let id = '';
     let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
-    const markdown = await runMetered(c, request, reply, {
+    const content: MeteredWork<string> = {
       style: 'content',
       endpoint: 'content',
       cost: 1,
       validate: () => {
         options = readOptions(request.query);
-        id = requirePostId((request.params as { '*': string })['*']);
+        id = requirePostId((request.params as { '*'?: string })['*']);
       },
       inHand: async () => {
         const post = await cachedPost(c, id);
         return post && renderMarkdownOnce(post, options);
       },
       work: async () => renderMarkdownOnce(await requirePost(c, id), options),
-    });
-    return reply.type('text/markdown; charset=utf-8').send(markdown);
-  });
+      probe: async () => {
+        await cachedPost(c, id);
+      },
+    };
+    const markdown = request.method === 'HEAD' ? undefined : await runMetered(c, request, reply, content);
+    if (markdown === undefined) await probeMetered(c, request, reply, content);
+    return reply.type('text/markdown; charset=utf-8').header('Cache-Control', PRIVATE_SHORT_CACHE).send(markdown);
+  };
+  // The wildcard also accepts post URLs that were not URL-encoded; without an id the answer is 400.
+  for (const url of ['/api/v1/content/*', '/api/v1/content'])
+    app.route({ method: ['GET', 'HEAD'], url, handler: single });
 
-  app.post('/api/v1/content/tweets', async (request, reply) => {
+  // The key is checked before the body is read: no key is 401 whatever the body.
+  app.post('/api/v1/content/tweets', { onRequest: authorizeFirst(c, 'content') }, async (request, reply) => {
     let requested: string[] = [];
     let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
     const results = await runMetered(c, request, reply, {
@@ -143,22 +153,26 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
             return {
               tweetId: maskKeys(raw),
               success: false,
-              error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}.` },
+              error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}. ${POST_ID_HINT}` },
             };
+          // The normalized id, as the single endpoints answer; what was sent too when it differs.
+          const echo = p.id === raw ? { tweetId: p.id } : { tweetId: p.id, input: maskKeys(raw) };
           const o = outcomes.get(p.id)!;
           if (o === 'quota_exceeded') {
             return {
-              tweetId: raw,
+              ...echo,
               success: false,
               error: { code: 'quota_exceeded', message: 'No credits left for this id.' },
             };
           }
-          if (o.kind === 'found') return { tweetId: raw, markdown: renderMarkdownOnce(o.post, options), success: true };
-          return { tweetId: raw, success: false, error: failureOf(o, p.id) };
+          if (o.kind === 'found') return { ...echo, markdown: renderMarkdownOnce(o.post, options), success: true };
+          return { ...echo, success: false, error: failureOf(o, p.id) };
         });
       },
     });
     const successful = results.filter((r) => r.success).length;
-    return reply.send({ results, total: results.length, successful, failed: results.length - successful });
+    return reply
+      .header('Cache-Control', 'no-store')
+      .send({ results, total: results.length, successful, failed: results.length - successful });
   });
 }

@@ -1,14 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { PLANS } from '../../quota/plans.ts';
-import type { RenderFormat, Rendered } from '../../render/renderer.ts';
+import { CONTENT_TYPES, type RenderFormat, type Rendered } from '../../render/renderer.ts';
 import type { ThemeName } from '../../render/theme.ts';
 import type { Post } from '../../sources/post.ts';
-import { IMAGE_KEY, type StoredImage } from '../../storage/images/interface.ts';
-import { runMetered } from '../metered.ts';
+import type { StoredImage } from '../../storage/images/interface.ts';
+import { type MeteredWork, probeMetered, runMetered } from '../metered.ts';
 import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
-import { ProblemError, sendProblem } from '../problem.ts';
+import { ProblemError } from '../problem.ts';
 import { readEnum, rejectUnknownQuery } from '../query.ts';
+import { inlineFileName, PRIVATE_SHORT_CACHE, setRenderedHeaders } from '../response-headers.ts';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
 const THEMES = ['light', 'dark'] as const;
@@ -20,19 +21,26 @@ interface Shot {
   stored?: StoredImage;
 }
 
-// Served documents may not run or load anything, whoever opens them.
-const DOCUMENT_CSP =
-  "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
+/** The headers of a successful answer, the same for GET and for HEAD (which has no bytes). */
+function setShotHeaders(reply: FastifyReply, id: string, contentType: string, returnType: 'buffer' | 'url'): void {
+  if (returnType === 'url') {
+    reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8');
+    return;
+  }
+  setRenderedHeaders(reply, contentType)
+    .header('Cache-Control', PRIVATE_SHORT_CACHE)
+    .header('Content-Disposition', inlineFileName(id, contentType));
+}
 
 export function registerScreenshotRoutes(app: FastifyInstance, c: Container): void {
-  app.get('/api/v1/screenshot/*', async (request, reply) => {
+  const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     let id = '';
     let format: RenderFormat = 'svg';
     let theme: ThemeName = 'light';
     let returnType: 'buffer' | 'url' = 'buffer';
     // A post the cache held whose render it did not: drawn without reading the cache again.
     let post: Post | undefined;
-    const result = await runMetered<Shot>(c, request, reply, {
+    const shot: MeteredWork<Shot> = {
       style: 'screenshot',
       endpoint: 'screenshot',
       cost: 1,
@@ -41,7 +49,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         format = readEnum(request.query, 'format', FORMATS, 'svg');
         theme = readEnum(request.query, 'theme', THEMES, 'light');
         returnType = readEnum(request.query, 'returnType', RETURN_TYPES, 'buffer');
-        id = requirePostId((request.params as { '*': string })['*']);
+        id = requirePostId((request.params as { '*'?: string })['*']);
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
           throw new ProblemError(
             'plan_restricted',
@@ -62,21 +70,21 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         const stored = await c.images.put(rendered.bytes, format, rendered.contentType);
         return { rendered, stored };
       },
-    });
-    if (result.stored)
-      return reply.header('Cache-Control', 'no-store').send({ url: result.stored.url, format, tweetId: id });
-    if ((format as RenderFormat) !== 'png') reply.header('Content-Security-Policy', DOCUMENT_CSP);
-    return reply.type(result.rendered.contentType).send(result.rendered.bytes);
-  });
-
-  app.get('/images/:key', async (request, reply) => {
-    const { key } = request.params as { key: string };
-    const found = IMAGE_KEY.test(key) ? await c.images.get(key) : null;
-    if (!found) return sendProblem(request, reply, 'not_found', 'No stored image has this name.');
-    if (!key.endsWith('.png')) reply.header('Content-Security-Policy', DOCUMENT_CSP);
-    return reply
-      .header('Cache-Control', 'public, max-age=31536000, immutable')
-      .type(found.contentType)
-      .send(found.bytes);
-  });
+      probe: async () => {
+        await cachedPost(c, id);
+      },
+    };
+    if (request.method === 'HEAD') {
+      await probeMetered(c, request, reply, shot);
+      setShotHeaders(reply, id, CONTENT_TYPES[format as RenderFormat], returnType);
+      return reply.send();
+    }
+    const result = await runMetered<Shot>(c, request, reply, shot);
+    setShotHeaders(reply, id, result.rendered.contentType, returnType);
+    if (result.stored) return reply.send({ url: result.stored.url, format, tweetId: id });
+    return reply.send(result.rendered.bytes);
+  };
+  // Without an id (`/api/v1/screenshot/`) the answer is 400 invalid_post_id, not a missing route.
+  for (const url of ['/api/v1/screenshot/*', '/api/v1/screenshot'])
+    app.route({ method: ['GET', 'HEAD'], url, handler });
 }

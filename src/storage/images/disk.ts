@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
-import fs from 'node:fs/promises';
+import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import { IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredImage } from './interface.ts';
+import { type FoundImage, IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredImage } from './interface.ts';
 
 /** Files under `<data dir>/images`, named by content hash; served by the service at /images/. */
 export class DiskImageStore implements ImageStore {
@@ -33,12 +33,17 @@ export class DiskImageStore implements ImageStore {
     return { key, url: `${this.publicUrl}/images/${key}` };
   }
 
-  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+  async get(key: string): Promise<FoundImage | null> {
     if (!IMAGE_KEY.test(key)) return null;
+    let handle: FileHandle | undefined;
     try {
-      return { bytes: await fs.readFile(path.join(this.dir, key)), contentType: IMAGE_TYPES[key.split('.')[1]] };
+      handle = await fs.open(path.join(this.dir, key), 'r');
+      const [bytes, stat] = await Promise.all([handle.readFile(), handle.stat()]);
+      return { bytes, contentType: IMAGE_TYPES[key.split('.')[1]], lastModified: stat.mtime };
     } catch {
       return null;
+    } finally {
+      await handle?.close();
     }
   }
 

@@ -4,12 +4,18 @@ export interface StoredImage {
   url: string;
 }
 
+export interface FoundImage {
+  bytes: Buffer;
+  contentType: string;
+  lastModified?: Date;
+}
+
 /** Rendered outputs kept under their content hash, for returnType=url. */
 export interface ImageStore {
   readonly kind: 'disk' | 's3';
   put(bytes: Buffer, ext: 'png' | 'svg' | 'html', contentType: string): Promise<StoredImage>;
-  /** Bytes for serving through the service; null when absent. */
-  get(key: string): Promise<{ bytes: Buffer; contentType: string } | null>;
+  /** Bytes for serving through the service, and when they were stored; null when absent. */
+  get(key: string): Promise<FoundImage | null>;
   ping(): Promise<void>;
 }
 

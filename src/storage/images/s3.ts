@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ImageStoreConfig } from '../../config.ts';
 import { DependencyDownError } from '../../errors.ts';
-import { IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredImage } from './interface.ts';
+import { type FoundImage, IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredImage } from './interface.ts';
 
 type S3Config = Extract<ImageStoreConfig, { kind: 's3' }>;
 
@@ -50,14 +50,14 @@ export class S3ImageStore implements ImageStore {
     return { key, url: base ? `${base}/${this.objectKey(key)}` : `${this.publicUrl}/images/${key}` };
   }
 
-  async get(key: string): Promise<{ bytes: Buffer; contentType: string } | null> {
+  async get(key: string): Promise<FoundImage | null> {
     if (!IMAGE_KEY.test(key)) return null;
     try {
       const out = await this.client.send(
         new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
       );
       const bytes = Buffer.from(await out.Body!.transformToByteArray());
-      return { bytes, contentType: IMAGE_TYPES[key.split('.')[1]] };
+      return { bytes, contentType: IMAGE_TYPES[key.split('.')[1]], lastModified: out.LastModified };
     } catch (err) {
       const e = err as { name?: string; $metadata?: { httpStatusCode?: number } };
       if (e.name === 'NoSuchKey' || e.$metadata?.httpStatusCode === 404) return null;

@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify';
+import { sendProblem } from './problem.ts';
+
+// OPTIONS stays with the CORS plugin's catch-all route, which answers preflights.
+const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT'] as const;
+
+/**
+ * Records the methods of every route so that a known path asked with another method answers
+ * 405 with `Allow` instead of 404. Call before the routes are added; `close` adds the 405 routes.
+ */
+export function trackRouteMethods(app: FastifyInstance): { close(): void } {
+  const byUrl = new Map<string, Set<string>>();
+  app.addHook('onRoute', (route) => {
+    if (route.method === 'OPTIONS' || route.url === '*') return;
+    const methods = byUrl.get(route.url) ?? new Set<string>();
+    for (const m of [route.method].flat()) methods.add(m);
+    // Fastify answers HEAD for every GET route.
+    if (methods.has('GET') && route.exposeHeadRoute !== false) methods.add('HEAD');
+    byUrl.set(route.url, methods);
+  });
+  return {
+    close() {
+      for (const [url, methods] of [...byUrl]) {
+        const missing = METHODS.filter((m) => !methods.has(m));
+        if (missing.length === 0) continue;
+        const allow = [...methods].sort().join(', ');
+        app.route({
+          method: missing,
+          url,
+          exposeHeadRoute: false,
+          handler: (request, reply) => {
+            reply.header('Allow', allow);
+            return sendProblem(
+              request,
+              reply,
+              'method_not_allowed',
+              `${request.method} is not allowed here; use ${allow}.`,
+            );
+          },
+        });
+      }
+    },
+  };
+}
