@@ -1,0 +1,341 @@
+// HTTP as clients expect it: framework-level refusals as problem+json, 405/414, CORS,
+// compression, caching headers, conditional and range requests on hosted images, framing, ids.
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { test } from 'node:test';
+import zlib from 'node:zlib';
+import { loadConfig } from '../../src/config.ts';
+import { assertProblem, build } from '../helper.ts';
+
+const POST = '1900000000000000008';
+const TEXT_POST = '1900000000000000001';
+const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,business=100000' };
+
+// biome-ignore lint/suspicious/noExplicitAny: a test reads any header
+function assertBaseHeaders(headers: Record<string, any>, what: string): void {
+  assert.ok(headers['x-request-id'], `${what}: X-Request-Id`);
+  assert.equal(headers['x-content-type-options'], 'nosniff', what);
+  assert.equal(headers['x-frame-options'], 'DENY', what);
+  assert.equal(headers['referrer-policy'], 'no-referrer', what);
+}
+
+/** Sends raw bytes to a listening app and returns the whole answer. */
+async function rawRequest(port: number, payload: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1', () => socket.end(payload));
+    let data = '';
+    socket.on('data', (d) => (data += d));
+    socket.on('end', () => resolve(data));
+    socket.on('error', reject);
+  });
+}
+
+test('framework-level refusals are problem+json with X-Request-Id and security headers', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  for (const url of ['/api/v1/screenshot/%E0%A4%A', '/api/v1/usage%', '/api/v1/content/%zz']) {
+    const r = await h.app.inject({ url, headers: { 'x-api-key': apiKey } });
+    assertProblem(r, 400, 'bad_request');
+    assert.match(r.json().detail, /percent-encoding/);
+    assertBaseHeaders(r.headers, url);
+  }
+  for (const [method, url, allow] of [
+    ['POST', '/api/v1/screenshot/1', 'GET, HEAD'],
+    ['DELETE', '/api/v1/usage', 'GET, HEAD'],
+    ['PUT', `/api/v1/content/${TEXT_POST}`, 'GET, HEAD'],
+    ['GET', '/api/v1/content/tweets', 'POST'],
+    ['PATCH', `/images/${'a'.repeat(64)}.png`, 'GET, HEAD'],
+  ] as const) {
+    const r = await h.app.inject({ method, url });
+    assertProblem(r, 405, 'method_not_allowed');
+    assert.equal(r.headers.allow, allow, `${method} ${url}`);
+    assertBaseHeaders(r.headers, `${method} ${url}`);
+  }
+  const long = await h.app.inject({ url: `/api/v1/content/${'1'.repeat(9000)}`, headers: { 'x-api-key': apiKey } });
+  assertProblem(long, 414, 'uri_too_long');
+  assertBaseHeaders(long.headers, '414');
+  assert.equal(long.headers['x-quota-remaining'], undefined, '414 comes before authentication');
+  const big = JSON.stringify({ tweetIds: [TEXT_POST], pad: 'x'.repeat(70 * 1024) });
+  for (const [type, payload, status] of [
+    ['application/json', big, 413],
+    ['text/csv', 'a,b', 415],
+  ] as const) {
+    const r = await h.app.inject({
+      method: 'POST',
+      url: '/api/v1/content/tweets',
+      headers: { 'x-api-key': apiKey, 'content-type': type },
+      payload,
+    });
+    assert.equal(r.statusCode, status);
+    assert.match(String(r.headers['content-type']), /^application\/problem\+json/);
+    assertBaseHeaders(r.headers, String(status));
+  }
+
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (h.app.server.address() as net.AddressInfo).port;
+  const tooLong = await rawRequest(port, `GET /api/v1/content/${'1'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\n\r\n`);
+  assert.match(tooLong, /^HTTP\/1\.1 414 /);
+  assert.match(tooLong, /"code":"uri_too_long"/);
+  const headers = await rawRequest(port, `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Pad: ${'a'.repeat(20_000)}\r\n\r\n`);
+  assert.match(headers, /^HTTP\/1\.1 431 /);
+  for (const answer of [tooLong, headers]) {
+    assert.match(answer, /\r\nContent-Type: application\/problem\+json/);
+    assert.match(answer, /\r\nX-Request-Id: [0-9a-f-]{36}\r\n/);
+    assert.match(answer, /\r\nX-Content-Type-Options: nosniff\r\n/);
+    assert.match(answer, /\r\nX-Frame-Options: DENY\r\n/);
+    const id = /\r\nX-Request-Id: ([0-9a-f-]+)/.exec(answer)![1];
+    assert.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).requestId, id);
+  }
+});
+
+test('post ids: empty, signed, fractional and exponent ids are 400 saying what an id is; merged slashes pass', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const headers = { 'x-api-key': apiKey };
+  for (const url of [
+    '/api/v1/screenshot/',
+    '/api/v1/screenshot',
+    '/api/v1/content/',
+    '/api/v1/screenshot/-1',
+    '/api/v1/screenshot/1.9e18',
+    '/api/v1/content/+20',
+    '/api/v1/content/12.5',
+    '/api/v1/content/1E5',
+  ]) {
+    const r = await h.app.inject({ url, headers });
+    assertProblem(r, 400, 'invalid_post_id');
+    const detail = r.json().detail;
+    assert.match(detail, /1 to 19 digits/, url);
+    assert.match(detail, /https:\/\/x\.com\/<user>\/status\/<id>/, url);
+    assert.doesNotMatch(detail, /URL host/, url);
+    assert.equal(r.headers['x-quota-remaining'], '300');
+  }
+  // What a proxy that merges slashes makes of an unencoded post URL.
+  const merged = await h.app.inject({ url: `/api/v1/content/https:/x.com/jack/status/${TEXT_POST}`, headers });
+  assert.equal(merged.statusCode, 200);
+  const direct = await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers });
+  assert.equal(merged.body, direct.body);
+  const shot = await h.app.inject({ url: `/api/v1/screenshot/https:/twitter.com/jack/status/${POST}`, headers });
+  assert.equal(shot.statusCode, 200);
+  assert.match(String(shot.headers['content-disposition']), new RegExp(`post-${POST}\\.svg`));
+
+  const bulk = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/content/tweets',
+    headers,
+    payload: { tweetIds: [` ${TEXT_POST} `, TEXT_POST, '-1'] },
+  });
+  const items = bulk.json().results;
+  assert.deepEqual(
+    items.map((i: { tweetId: string; input?: string }) => [i.tweetId, i.input]),
+    [
+      [TEXT_POST, ` ${TEXT_POST} `],
+      [TEXT_POST, undefined],
+      ['-1', undefined],
+    ],
+  );
+  assert.match(items[2].error.message, /digits/);
+});
+
+test('CORS: hosted images from any origin; the API only from POSTSHOT_CORS_ORIGINS', async (t) => {
+  const closed = await build(t, { env: NO_RATE });
+  const a = await closed.account('pro');
+  const fromPage = { origin: 'https://app.example.com' };
+  const denied = await closed.app.inject({ url: '/api/v1/usage', headers: { ...fromPage, 'x-api-key': a.apiKey } });
+  assert.equal(denied.statusCode, 200);
+  assert.equal(denied.headers['access-control-allow-origin'], undefined, 'no origin allowed by default');
+  const stored = await closed.app.inject({
+    url: `/api/v1/screenshot/${POST}?returnType=url&format=png`,
+    headers: { 'x-api-key': a.apiKey },
+  });
+  const image = new URL(stored.json().url).pathname;
+  const img = await closed.app.inject({ url: image, headers: fromPage });
+  assert.equal(img.statusCode, 200);
+  assert.equal(img.headers['access-control-allow-origin'], '*');
+  assert.match(String(img.headers['access-control-expose-headers']), /ETag/);
+  const imgPreflight = await closed.app.inject({
+    method: 'OPTIONS',
+    url: image,
+    headers: { ...fromPage, 'access-control-request-method': 'GET', 'access-control-request-headers': 'range' },
+  });
+  assert.equal(imgPreflight.statusCode, 204);
+  assert.equal(imgPreflight.headers['access-control-allow-origin'], '*');
+  assert.match(String(imgPreflight.headers['access-control-allow-headers']), /Range/);
+
+  const open = await build(t, {
+    env: { ...NO_RATE, POSTSHOT_CORS_ORIGINS: 'https://app.example.com, http://localhost:3000' },
+  });
+  const b = await open.account('pro');
+  const preflight = await open.app.inject({
+    method: 'OPTIONS',
+    url: '/api/v1/content/tweets',
+    headers: {
+      ...fromPage,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'x-api-key, content-type',
+    },
+  });
+  assert.equal(preflight.statusCode, 204);
+  assert.equal(preflight.headers['access-control-allow-origin'], 'https://app.example.com');
+  assert.match(String(preflight.headers['access-control-allow-methods']), /POST/);
+  assert.match(String(preflight.headers['access-control-allow-headers']), /X-API-KEY/);
+  assert.match(String(preflight.headers['access-control-allow-headers']), /Content-Type/);
+  assert.ok(preflight.headers['x-request-id']);
+  const call = await open.app.inject({
+    url: `/api/v1/content/${TEXT_POST}`,
+    headers: { ...fromPage, 'x-api-key': b.apiKey },
+  });
+  assert.equal(call.statusCode, 200);
+  assert.equal(call.headers['access-control-allow-origin'], 'https://app.example.com');
+  assert.match(String(call.headers.vary), /Origin/i);
+  const exposed = String(call.headers['access-control-expose-headers']);
+  for (const name of ['X-Quota-Remaining', 'X-Quota-Limit', 'RateLimit-Remaining', 'Retry-After', 'X-Request-Id']) {
+    assert.match(exposed, new RegExp(name), name);
+  }
+  const refused = await open.app.inject({ url: '/api/v1/usage', headers: { origin: 'http://localhost:3000' } });
+  assertProblem(refused, 401, 'missing_api_key');
+  assert.equal(refused.headers['access-control-allow-origin'], 'http://localhost:3000', 'errors are readable too');
+  const other = await open.app.inject({
+    url: '/api/v1/usage',
+    headers: { origin: 'https://evil.example', 'x-api-key': b.apiKey },
+  });
+  assert.equal(other.headers['access-control-allow-origin'], undefined);
+
+  assert.throws(() => loadConfig({ POSTSHOT_CORS_ORIGINS: 'https://app.example.com/path' }), /POSTSHOT_CORS_ORIGINS/);
+  assert.throws(() => loadConfig({ POSTSHOT_CORS_ORIGINS: 'app.example.com' }), /POSTSHOT_CORS_ORIGINS/);
+});
+
+test('compression: br or gzip for SVG, HTML, Markdown and JSON when asked; never for PNG', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('business');
+  const get = (url: string, encoding?: string) =>
+    h.app.inject({ url, headers: { 'x-api-key': apiKey, ...(encoding ? { 'accept-encoding': encoding } : {}) } });
+  const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync } as const;
+  for (const [url, encoding] of [
+    [`/api/v1/screenshot/${POST}`, 'gzip'],
+    [`/api/v1/screenshot/${POST}?format=html`, 'br'],
+    [`/api/v1/screenshot/${POST}?format=html`, 'gzip, deflate, br'],
+    [`/api/v1/content/${TEXT_POST}`, 'gzip'],
+  ] as const) {
+    const plain = await get(url);
+    assert.equal(plain.headers['content-encoding'], undefined, url);
+    const packed = await get(url, encoding);
+    const used = packed.headers['content-encoding'] as 'br' | 'gzip';
+    assert.ok(used === 'br' || used === 'gzip', `${url}: ${used}`);
+    if (encoding !== 'gzip') assert.equal(used, 'br', 'br is preferred when both are accepted');
+    assert.match(String(packed.headers.vary), /accept-encoding/i);
+    assert.ok(packed.rawPayload.length < plain.rawPayload.length * 0.9, `${url}: ${packed.rawPayload.length}`);
+    assert.equal(decode[used](packed.rawPayload).toString(), plain.body, url);
+    assert.equal(packed.headers['content-type'], plain.headers['content-type']);
+  }
+  const bulk = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/content/tweets',
+    headers: { 'x-api-key': apiKey, 'accept-encoding': 'gzip' },
+    payload: { tweetIds: [TEXT_POST, POST, '1900000000000000003'] },
+  });
+  assert.equal(bulk.headers['content-encoding'], 'gzip');
+  assert.equal(JSON.parse(zlib.gunzipSync(bulk.rawPayload).toString()).successful, 3);
+  const png = await get(`/api/v1/screenshot/${POST}?format=png`, 'gzip, br');
+  assert.equal(png.headers['content-encoding'], undefined);
+  assert.equal(png.rawPayload.subarray(1, 4).toString(), 'PNG');
+});
+
+test('caching headers: buffer screenshots and content private 5 min, usage and URLs no-store', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const get = (url: string) => h.app.inject({ url, headers: { 'x-api-key': apiKey } });
+  for (const [query, ext] of [
+    ['', 'svg'],
+    ['?format=png', 'png'],
+    ['?format=html', 'html'],
+  ]) {
+    const r = await get(`/api/v1/screenshot/${POST}${query}`);
+    assert.equal(r.headers['cache-control'], 'private, max-age=300');
+    assert.equal(r.headers['content-disposition'], `inline; filename="post-${POST}.${ext}"`);
+  }
+  const md = await get(`/api/v1/content/${TEXT_POST}`);
+  assert.equal(md.headers['cache-control'], 'private, max-age=300');
+  assert.equal((await get('/api/v1/usage')).headers['cache-control'], 'no-store');
+  const url = await get(`/api/v1/screenshot/${POST}?returnType=url`);
+  assert.equal(url.headers['cache-control'], 'no-store');
+  assert.equal(url.headers['content-disposition'], undefined);
+  const refused = await get(`/api/v1/screenshot/${POST}?format=gif`);
+  assert.equal(refused.headers['cache-control'], 'no-store');
+});
+
+test('framing: SVG and HTML screenshots may be embedded; JSON and errors keep X-Frame-Options DENY', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const get = (url: string) => h.app.inject({ url, headers: { 'x-api-key': apiKey } });
+  for (const query of ['', '?format=html']) {
+    const r = await get(`/api/v1/screenshot/${POST}${query}`);
+    assert.equal(r.statusCode, 200);
+    assert.equal(r.headers['x-frame-options'], undefined, query);
+    assert.match(String(r.headers['content-security-policy']), /frame-ancestors \*/);
+  }
+  for (const url of ['/api/v1/usage', `/api/v1/screenshot/${POST}?format=bmp`, '/api/v1/screenshot/abc']) {
+    assert.equal((await get(url)).headers['x-frame-options'], 'DENY', url);
+  }
+  const stored = await get(`/api/v1/screenshot/${POST}?returnType=url&format=html`);
+  assert.equal(stored.headers['x-frame-options'], 'DENY');
+  const hosted = await h.app.inject({ url: new URL(stored.json().url).pathname });
+  assert.equal(hosted.headers['x-frame-options'], undefined);
+  assert.match(String(hosted.headers['content-security-policy']), /frame-ancestors \*/);
+});
+
+test('hosted images: strong ETag, Last-Modified, 304, byte ranges', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const stored = await h.app.inject({
+    url: `/api/v1/screenshot/${POST}?returnType=url&format=png`,
+    headers: { 'x-api-key': apiKey },
+  });
+  const path = new URL(stored.json().url).pathname;
+  const hash = /([0-9a-f]{64})\.png$/.exec(path)![1];
+  const full = await h.app.inject({ url: path, headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(full.statusCode, 200);
+  assert.equal(full.headers.etag, `"${hash}"`);
+  assert.equal(full.headers['accept-ranges'], 'bytes');
+  assert.equal(full.headers['content-encoding'], undefined);
+  const lastModified = String(full.headers['last-modified']);
+  assert.ok(Math.abs(Date.parse(lastModified) - Date.now()) < 120_000, lastModified);
+  const bytes = full.rawPayload;
+  assert.equal(bytes.length, Number(full.headers['content-length']));
+
+  const head = await h.app.inject({ method: 'HEAD', url: path });
+  assert.equal(head.statusCode, 200);
+  assert.equal(head.headers.etag, `"${hash}"`);
+  assert.equal(head.headers['content-length'], String(bytes.length));
+
+  for (const conditional of [
+    { 'if-none-match': `"${hash}"` },
+    { 'if-none-match': `"other", W/"${hash}"` },
+    { 'if-modified-since': lastModified },
+  ]) {
+    const r = await h.app.inject({ url: path, headers: conditional });
+    assert.equal(r.statusCode, 304, JSON.stringify(conditional));
+    assert.equal(r.rawPayload.length, 0);
+    assert.equal(r.headers.etag, `"${hash}"`);
+  }
+  assert.equal((await h.app.inject({ url: path, headers: { 'if-none-match': '"other"' } })).statusCode, 200);
+
+  const part = await h.app.inject({ url: path, headers: { range: 'bytes=100-199', 'accept-encoding': 'gzip' } });
+  assert.equal(part.statusCode, 206);
+  assert.equal(part.headers['content-range'], `bytes 100-199/${bytes.length}`);
+  assert.deepEqual(part.rawPayload, bytes.subarray(100, 200));
+  const tail = await h.app.inject({ url: path, headers: { range: 'bytes=-16' } });
+  assert.equal(tail.statusCode, 206);
+  assert.deepEqual(tail.rawPayload, bytes.subarray(bytes.length - 16));
+  const resumed = await h.app.inject({ url: path, headers: { range: 'bytes=10-', 'if-range': `"${hash}"` } });
+  assert.equal(resumed.statusCode, 206);
+  assert.deepEqual(resumed.rawPayload, bytes.subarray(10));
+  const changed = await h.app.inject({ url: path, headers: { range: 'bytes=10-', 'if-range': '"other"' } });
+  assert.equal(changed.statusCode, 200, 'If-Range naming another version gets the whole image');
+  assert.equal(changed.rawPayload.length, bytes.length);
+  const beyond = await h.app.inject({ url: path, headers: { range: `bytes=${bytes.length + 10}-` } });
+  assertProblem(beyond, 416, 'range_not_satisfiable');
+  assert.equal(beyond.headers['content-range'], `bytes */${bytes.length}`);
+  const garbage = await h.app.inject({ url: path, headers: { range: 'pages=1-2' } });
+  assert.equal(garbage.statusCode, 200);
+});
