@@ -54,8 +54,9 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
 
   registerSecurityHooks(app, c);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.url.length > MAX_URL_LENGTH) return sendProblem(request, reply, 'uri_too_long', URL_TOO_LONG);
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.url.length > MAX_URL_LENGTH) sendProblem(request, reply, 'uri_too_long', URL_TOO_LONG);
+    else done();
   });
   await registerCors(app, c);
   await registerCompression(app);

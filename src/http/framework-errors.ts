@@ -9,7 +9,7 @@ import { PROBLEMS, problemBody, sendProblem, type ProblemCode } from './problem.
 /** Longest request target served; longer ones are 414 (Node's parser caps all headers at 16 KiB). */
 export const MAX_URL_LENGTH = 8192;
 
-const URL_TOO_LONG = `The URL is longer than ${MAX_URL_LENGTH} characters; send a post id or a shorter post URL.`;
+export const URL_TOO_LONG = `The URL is longer than ${MAX_URL_LENGTH} characters; send a post id or a shorter post URL.`;
 
 /** Errors Fastify raises before routing (router-level): bad percent-encoding, over-long parameters. */
 export function answerFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
@@ -87,5 +87,3 @@ export function mapFrameworkError(err: FastifyError): [ProblemCode, string] | nu
   if (err.statusCode === 405) return ['method_not_allowed', 'Method not allowed.'];
   return null;
 }
-
-export { URL_TOO_LONG };

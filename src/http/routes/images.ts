@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fresh from 'fresh';
 import parseRange from 'range-parser';
 import type { Container } from '../../container.ts';
+import { IMAGES_CORS } from '../cors.ts';
 import { IMAGE_KEY } from '../../storage/images/interface.ts';
 import { sendProblem } from '../problem.ts';
 import { setRenderedHeaders } from '../response-headers.ts';
@@ -12,7 +13,9 @@ import { setRenderedHeaders } from '../response-headers.ts';
  * ranges always describe exactly the bytes sent (a resumed download must fit the first part).
  */
 export function registerImageRoutes(app: FastifyInstance, c: Container): void {
-  app.get('/images/:key', { compress: false }, async (request, reply) => {
+  // Preflights are answered by the CORS plugin's hook; this route only gives them the image options.
+  app.options('/images/:key', { config: { cors: IMAGES_CORS } }, (_request, reply) => reply.callNotFound());
+  app.get('/images/:key', { compress: false, config: { cors: IMAGES_CORS } }, async (request, reply) => {
     const { key } = request.params as { key: string };
     const found = IMAGE_KEY.test(key) ? await c.images.get(key) : null;
     if (!found) return sendProblem(request, reply, 'not_found', 'No stored image has this name.');
