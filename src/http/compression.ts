@@ -3,7 +3,7 @@ import compress from '@fastify/compress';
 import type { FastifyInstance } from 'fastify';
 
 // Text formats only: PNG, JPEG and WebP are compressed already, deflating them again costs CPU for nothing.
-const COMPRESSIBLE = /^(?:image\/svg\+xml|text\/html|text\/markdown|application\/(?:problem\+)?json)(?:;|$)/;
+export const COMPRESSIBLE = /^(?:image\/svg\+xml|text\/html|text\/markdown|application\/(?:problem\+)?json)(?:;|$)/;
 
 /** gzip or br when the client asks (Accept-Encoding), for answers of 256 bytes or more (below, the gzip framing eats the gain). */
 export async function registerCompression(app: FastifyInstance): Promise<void> {

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { COMPRESSIBLE } from './compression.ts';
 
 /** Buffer screenshots and Markdown: the caller's own copy may be reused for five minutes. */
 export const PRIVATE_SHORT_CACHE = 'private, max-age=300';
@@ -29,4 +30,15 @@ export function setRenderedHeaders(reply: FastifyReply, contentType: string): Fa
 export function inlineFileName(id: string, contentType: string): string {
   const subtype = contentType.split(';')[0].split('/')[1] ?? 'bin';
   return `inline; filename="post-${id}.${subtype.replace(/\+.*$/, '').trim()}"`;
+}
+
+/**
+ * `Vary: accept-encoding` on answers that are compressed when asked, set before the body exists
+ * so that HEAD (which has none) shows it as GET does. Appends to a Vary already set (CORS: Origin).
+ */
+export function varyOnEncoding(reply: FastifyReply, contentType: string): FastifyReply {
+  if (!COMPRESSIBLE.test(contentType)) return reply;
+  const vary = reply.getHeader('Vary');
+  if (vary === undefined) return reply.header('Vary', 'accept-encoding');
+  return /accept-encoding/i.test(String(vary)) ? reply : reply.header('Vary', `${vary}, accept-encoding`);
 }

@@ -19,6 +19,7 @@ const COMPARED = [
   'cache-control',
   'content-security-policy',
   'x-frame-options',
+  'vary',
   'x-quota-limit',
   'ratelimit-limit',
 ];
@@ -26,7 +27,7 @@ const COMPARED = [
 test('HEAD on screenshot and content: the headers of GET, nothing rendered, fetched or charged', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const { apiKey, accountId } = await h.account('pro');
-  const headers = { 'x-api-key': apiKey };
+  const headers = { 'x-api-key': apiKey, 'accept-encoding': 'gzip' };
   for (const url of [
     `/api/v1/screenshot/${POST}?format=png`,
     `/api/v1/screenshot/${POST}?format=svg&theme=dark`,

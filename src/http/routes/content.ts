@@ -8,7 +8,7 @@ import { authorizeFirst, type Meter, type MeteredWork, probeMetered, runMetered 
 import { cachedPost, POST_ID_HINT, requirePost, requirePostId } from '../post-lookup.ts';
 import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
-import { PRIVATE_SHORT_CACHE } from '../response-headers.ts';
+import { PRIVATE_SHORT_CACHE, varyOnEncoding } from '../response-headers.ts';
 
 const OPTION_NAMES = ['includeStats', 'includeMedia', 'includeQuoted'] as const;
 const MAX_IDS = 100;
@@ -126,7 +126,8 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
     };
     const markdown = request.method === 'HEAD' ? undefined : await runMetered(c, request, reply, content);
     if (markdown === undefined) await probeMetered(c, request, reply, content);
-    return reply.type('text/markdown; charset=utf-8').header('Cache-Control', PRIVATE_SHORT_CACHE).send(markdown);
+    const type = 'text/markdown; charset=utf-8';
+    return varyOnEncoding(reply.type(type), type).header('Cache-Control', PRIVATE_SHORT_CACHE).send(markdown);
   };
   // The wildcard also accepts post URLs that were not URL-encoded; without an id the answer is 400.
   for (const url of ['/api/v1/content/*', '/api/v1/content'])

@@ -9,7 +9,7 @@ import { type MeteredWork, probeMetered, runMetered } from '../metered.ts';
 import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { ProblemError } from '../problem.ts';
 import { readEnum, rejectUnknownQuery } from '../query.ts';
-import { inlineFileName, PRIVATE_SHORT_CACHE, setRenderedHeaders } from '../response-headers.ts';
+import { inlineFileName, PRIVATE_SHORT_CACHE, setRenderedHeaders, varyOnEncoding } from '../response-headers.ts';
 
 const FORMATS = ['svg', 'png', 'html'] as const;
 const THEMES = ['light', 'dark'] as const;
@@ -24,10 +24,11 @@ interface Shot {
 /** The headers of a successful answer, the same for GET and for HEAD (which has no bytes). */
 function setShotHeaders(reply: FastifyReply, id: string, contentType: string, returnType: 'buffer' | 'url'): void {
   if (returnType === 'url') {
-    reply.header('Cache-Control', 'no-store').type('application/json; charset=utf-8');
+    const json = 'application/json; charset=utf-8';
+    varyOnEncoding(reply.header('Cache-Control', 'no-store').type(json), json);
     return;
   }
-  setRenderedHeaders(reply, contentType)
+  varyOnEncoding(setRenderedHeaders(reply, contentType), contentType)
     .header('Cache-Control', PRIVATE_SHORT_CACHE)
     .header('Content-Disposition', inlineFileName(id, contentType));
 }
