@@ -55,6 +55,10 @@ test('framework-level refusals are problem+json with X-Request-Id and security h
   assertProblem(long, 414, 'uri_too_long');
   assertBaseHeaders(long.headers, '414');
   assert.equal(long.headers['x-quota-remaining'], undefined, '414 comes before authentication');
+  // A path parameter past the router's limit is refused by the router itself, before any hook.
+  const longParam = await h.app.inject({ url: `/images/${'a'.repeat(3000)}.png` });
+  assertProblem(longParam, 414, 'uri_too_long');
+  assertBaseHeaders(longParam.headers, '414 from the router');
   const big = JSON.stringify({ tweetIds: [TEXT_POST], pad: 'x'.repeat(70 * 1024) });
   for (const [type, payload, status] of [
     ['application/json', big, 413],
