@@ -40,7 +40,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     connectionTimeout: 60_000,
     requestTimeout: 60_000,
     keepAliveTimeout: 72_000,
-    return503OnClosing: true,
+    return503OnClosing: false,
     // Post URLs are accepted URL-encoded in the path; the default of 100 would turn them into 404s.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // Malformed HTTP never reaches a route; still answer in problem+json rather than drop the line.
@@ -54,8 +54,21 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
 
   registerSecurityHooks(app, c);
+  // Fastify's own 503 while closing is not problem+json: this hook answers it instead.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    // A kept-alive connection whose request is still running would hold the close up for the whole
+    // keep-alive timeout once answered; from now on it is closed as soon as it falls idle.
+    app.server.keepAliveTimeout = 1;
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.url.length > MAX_URL_LENGTH) sendProblem(request, reply, 'uri_too_long', URL_TOO_LONG);
+    if (closing) {
+      if (request.raw.httpVersionMajor < 2) reply.header('Connection', 'close');
+      reply.header('Retry-After', '1');
+      sendProblem(request, reply, 'service_unavailable', 'This instance is shutting down; retry the request.');
+    } else if (request.url.length > MAX_URL_LENGTH) sendProblem(request, reply, 'uri_too_long', URL_TOO_LONG);
     else done();
   });
   await registerCors(app, c);

@@ -343,3 +343,54 @@ test('hosted images: strong ETag, Last-Modified, 304, byte ranges', async (t) =>
   const garbage = await h.app.inject({ url: path, headers: { range: 'pages=1-2' } });
   assert.equal(garbage.statusCode, 200);
 });
+
+test('a request arriving while the service shuts down gets 503 problem+json', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const slow = '1900000000000000014';
+  h.upstream.setFault(slow, { delayMs: 700 });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (h.app.server.address() as net.AddressInfo).port;
+  // A second request pipelined on a busy kept-alive connection after close began: it is parsed
+  // at once and answered (after the first) with 503 and Connection: close.
+  const socket = net.connect(port, '127.0.0.1');
+  let text = '';
+  socket.on('data', (d) => (text += d));
+  const answer = new Promise((resolve) => socket.on('close', resolve));
+  socket.write(`GET /api/v1/content/${slow} HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${apiKey}\r\n\r\n`);
+  await new Promise((r) => setTimeout(r, 200));
+  const closed = h.app.close();
+  await new Promise((r) => setTimeout(r, 100));
+  socket.write(`GET /api/v1/content/${TEXT_POST} HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${apiKey}\r\n\r\n`);
+  await answer;
+  await closed;
+  const responses = text.split(/(?=HTTP\/1\.1 \d{3} )/);
+  assert.equal(responses.length, 2, text.slice(0, 300));
+  assert.match(responses[0], /^HTTP\/1\.1 200 /, 'the request in progress is finished');
+  assert.match(responses[1], /^HTTP\/1\.1 503 /);
+  assert.match(responses[1], /content-type: application\/problem\+json/i);
+  assert.match(responses[1], /x-request-id: /i);
+  assert.match(responses[1], /"code":"service_unavailable"/);
+  assert.match(responses[1], /connection: close/i);
+});
+
+test('shutdown does not wait out the keep-alive of a connection whose request was running', {
+  timeout: 20_000,
+}, async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const slow = '1900000000000000014';
+  h.upstream.setFault(slow, { delayMs: 500 });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (h.app.server.address() as net.AddressInfo).port;
+  const socket = net.connect(port, '127.0.0.1');
+  let text = '';
+  socket.on('data', (d) => (text += d));
+  const socketClosed = new Promise((resolve) => socket.on('close', resolve));
+  socket.write(`GET /api/v1/content/${slow} HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${apiKey}\r\n\r\n`);
+  await new Promise((r) => setTimeout(r, 200));
+  // Otherwise close waits for the 72 s keep-alive timeout, past this test's 20 s limit.
+  await h.app.close();
+  await socketClosed;
+  assert.match(text, /^HTTP\/1\.1 200 /, 'the running request was answered');
+});
