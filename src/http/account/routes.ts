@@ -48,9 +48,10 @@ export function registerAccountRoutes(parent: FastifyInstance, c: Container): vo
 
   /** The signed-in account, or a redirect to the sign-in page (and null). */
   async function signedIn(request: FastifyRequest, reply: FastifyReply): Promise<SignedIn | null> {
-    const found = await sessions.resolve(readSessionCookie(request));
+    const cookie = readSessionCookie(request);
+    const found = await sessions.resolve(cookie);
     if (!found) {
-      clearSessionCookie(reply);
+      if (cookie !== undefined) clearSessionCookie(reply);
       await reply.redirect('/account/sign-in', 303);
       return null;
     }
