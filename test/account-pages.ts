@@ -22,11 +22,13 @@ export async function buildListening(t: TestContext, options: BuildTestOptions =
   return { ...h, url, smtp };
 }
 
-/** Waits for the n-th mail to an address (1-based) and returns it. */
+export const SIGN_IN_SUBJECT = 'Your postshot sign-in link';
+
+/** Waits for the n-th sign-in mail to an address (1-based) and returns it. */
 export async function waitForMail(smtp: TestSmtp, to: string, n = 1, timeoutMs = 10_000): Promise<ReceivedMail> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const mails = smtp.received.filter((m) => m.to.includes(to));
+    const mails = smtp.received.filter((m) => m.to.includes(to) && m.subject === SIGN_IN_SUBJECT);
     if (mails.length >= n) return mails[n - 1];
     if (Date.now() > deadline) throw new Error(`no mail #${n} to ${to} within ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 25));
