@@ -165,7 +165,7 @@ test('sign-in answers the same for a known and an unknown address; closed sign-u
   assert.equal(await h.c.accounts.findAccountByEmail('stranger@example.com'), null);
 });
 
-test('sign-in requests are rate limited per address', async (t) => {
+test('sign-in requests are rate limited per address and per client address', async (t) => {
   const h = await buildListening(t);
   const context = await newContext(t, h);
   const page = await context.newPage();
@@ -186,4 +186,45 @@ test('sign-in requests are rate limited per address', async (t) => {
   await waitForMail(h.smtp, 'hammer@example.com', 5);
   await new Promise((r) => setTimeout(r, 300));
   assert.equal(h.smtp.received.length, 5);
+
+  // 6 requests so far from this client address; 20 an hour are allowed, whatever the addresses.
+  const spread: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    const res = await context.request.post('/account/sign-in', {
+      form: { email: `spread${i}@example.com`, _csrf: token },
+      maxRedirects: 0,
+    });
+    spread.push(res.status());
+  }
+  assert.deepEqual(spread, [...Array(14).fill(200), 429]);
+});
+
+test('the session cookie is Secure when the request came over HTTPS', async (t) => {
+  // HTTPS as a trusted proxy reports it; the browser itself talks plain HTTP to the test server.
+  const h = await buildListening(t, { env: { POSTSHOT_TRUST_PROXY: 'true' } });
+  const page = await (await newContext(t, h)).newPage();
+  const link = await requestLink(page, h, 'tls@example.com', 1);
+  await page.goto(link);
+  const csrfCookie = (await page.context().cookies()).find((c) => c.name === 'postshot_csrf')!;
+  const res = await h.app.inject({
+    method: 'POST',
+    url: '/account/verify',
+    headers: {
+      'x-forwarded-proto': 'https',
+      cookie: `postshot_csrf=${csrfCookie.value}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    payload: new URLSearchParams({
+      _csrf: await csrfOf(page),
+      token: new URL(link).searchParams.get('token')!,
+    }).toString(),
+  });
+  assert.equal(res.statusCode, 303);
+  const cookie = ([] as string[])
+    .concat(res.headers['set-cookie'] ?? [])
+    .find((v) => v.startsWith('postshot_session='));
+  assert.ok(cookie);
+  assert.match(cookie, /; Secure/);
+  assert.match(cookie, /; HttpOnly/);
+  assert.match(cookie, /; SameSite=Lax/);
 });
