@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { buildListening, signInLink, waitForMail } from '../account-pages.ts';
 import { assertProblem } from '../helper.ts';
 import { launchChromium } from '../render/chromium.ts';
+import { dumpSchema } from '../scaled.ts';
 
 const TEXT_POST = '1900000000000000001';
 
@@ -98,4 +101,35 @@ test('sign up in the browser, create a key, use it, see the use, revoke it', asy
 
   assert.deepEqual(offsite, [], 'the pages load nothing from another origin');
   assert.deepEqual(cspErrors, [], 'the pages break no CSP rule');
+});
+
+test('the database holds only digests of sign-in links and session tokens', async (t) => {
+  const h = await buildListening(t);
+  const context = await browser.newContext({ baseURL: h.url });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  await page.goto('/account/sign-in');
+  await page.getByLabel('E-mail address').fill('digest@example.com');
+  await page.getByRole('button', { name: 'Send sign-in link' }).click();
+  const link = signInLink(await waitForMail(h.smtp, 'digest@example.com'));
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${h.url}/account`);
+  const session = (await context.cookies()).find((c) => c.name === 'postshot_session')!.value;
+  const secrets = [new URL(link).searchParams.get('token')!, session];
+  for (const s of secrets) assert.match(s, /^ps[ls]_[0-9A-Za-z]{40}$/);
+
+  let stored: string;
+  if (h.scaled) stored = await dumpSchema(h.scaled.schema);
+  else {
+    await h.c.account.store.close();
+    await h.c.accounts.close();
+    stored = fs
+      .readdirSync(h.dataDir)
+      .filter((f) => f.startsWith('postshot.db'))
+      .map((f) => fs.readFileSync(path.join(h.dataDir, f)).toString('latin1'))
+      .join('');
+  }
+  assert.ok(stored.includes('digest@example.com'), 'the dump holds the rows');
+  for (const s of secrets) assert.equal(stored.includes(s.slice(4, 24)), false, `${s.slice(0, 4)} token body stored`);
 });

@@ -171,9 +171,9 @@ ${
     <tbody>${input.keys.map(
       (k) => html`<tr data-key-id="${k.id}">
       <th scope="row">${k.name ?? 'Unnamed'}</th>
-      <td class="mono">${k.prefix}…</td>
-      <td>${formatDate(k.createdAt)}</td>
-      <td>${k.lastUsedAt === null ? 'Never' : formatDateTime(k.lastUsedAt)}</td>
+      <td class="mono" data-label="Key">${k.prefix}…</td>
+      <td data-label="Created">${formatDate(k.createdAt)}</td>
+      <td data-label="Last used">${k.lastUsedAt === null ? 'Never' : formatDateTime(k.lastUsedAt)}</td>
       <td>${keyStatus(k)}</td>
       <td>${k.revokedAt === null ? html`<a class="danger-link" href="/account/keys/${k.id}/revoke">Revoke<span class="sr-only"> ${k.name ?? k.prefix}</span></a>` : ''}</td>
     </tr>`,
