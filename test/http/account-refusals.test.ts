@@ -58,6 +58,12 @@ test('a link works once; a used or expired link is refused and signs nobody in',
   clock.advance(15 * 60_000 + 1);
   assert.equal(await useLink(page, late), false, 'an expired link');
   assert.equal((await h.c.accounts.listAccounts()).length, 1);
+
+  for (const token of ['', 'psl_short', `psk_${'a'.repeat(40)}`, `${new URL(late).searchParams.get('token')}x`]) {
+    const res = await h.app.inject({ url: `/account/verify?token=${encodeURIComponent(token)}` });
+    assert.equal(res.statusCode, 400, token);
+    assert.match(res.body, /Link not valid/);
+  }
 });
 
 test('sign out everywhere ends every session and voids links not used yet', async (t) => {

@@ -231,7 +231,7 @@ export function quickstartPage(input: {
     signedIn: { account: input.account, csrf: input.csrf, section: 'quickstart' },
     body: html`<h1>Quickstart</h1>
 <section class="card">
-  <p>${input.prefix ? html`These lines use your newest active key, <span class="mono">${key}</span>. Put the whole key in its place: it was shown once, when you created it.` : html`You have no active key yet. <a href="/account/keys">Create one</a>, then put it in place of <span class="mono">YOUR_API_KEY</span>.`}</p>
+  <p>${input.prefix ? html`These lines use your newest active key (<span class="mono">${key}</span>): put the whole key in its place. It was shown once, when you created it.` : html`You have no active key yet. <a href="/account/keys">Create one</a>, then put it in place of <span class="mono">YOUR_API_KEY</span>.`}</p>
   <p>The full reference is in the <a href="/docs">API documentation</a>.</p>
 </section>
 ${lines.map(

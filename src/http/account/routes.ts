@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { buildOverview } from '../../account/overview.ts';
+import { isWellFormedToken } from '../../account/secret-token.ts';
 import type { Container } from '../../container.ts';
 import type { Account } from '../../storage/accounts/interface.ts';
 import {
@@ -34,6 +35,17 @@ const KEY_ERRORS = {
   invalid_name: 'Give the key a name of 1 to 60 characters.',
   too_many_keys: 'You have 20 active keys, the most an account can have. Revoke one first.',
 } as const;
+
+function invalidLinkPage(reason: 'invalid_link' | 'signup_closed'): string {
+  return messagePage({
+    title: 'Link not valid',
+    message:
+      reason === 'signup_closed'
+        ? 'New accounts cannot be created on this service.'
+        : 'This sign-in link was already used, has expired or was replaced. Request a new one.',
+    link: ['/account/sign-in', 'Request a new link'],
+  });
+}
 
 interface SignedIn {
   account: Account;
@@ -98,25 +110,14 @@ export function registerAccountRoutes(parent: FastifyInstance, c: Container): vo
   // The link opens a page with a button rather than signing in on GET: mail scanners that fetch
   // links would otherwise use it up, and the token never reaches a log as a used credential.
   app.get('/verify', { schema: { querystring: VerifyQuery } }, async (request, reply) => {
-    return page(reply, verifyPage({ csrf: reply.generateCsrf(), token: request.query.token ?? '' }));
+    const token = request.query.token;
+    if (!isWellFormedToken('psl', token)) return page(reply, invalidLinkPage('invalid_link'), 400);
+    return page(reply, verifyPage({ csrf: reply.generateCsrf(), token }));
   });
 
   app.post('/verify', { ...protect, schema: { body: VerifyBody } }, async (request, reply) => {
     const result = await signIn.verify(request.body.token);
-    if (!result.ok) {
-      return page(
-        reply,
-        messagePage({
-          title: 'Link not valid',
-          message:
-            result.reason === 'signup_closed'
-              ? 'New accounts cannot be created on this service.'
-              : 'This sign-in link was already used, has expired or was replaced. Request a new one.',
-          link: ['/account/sign-in', 'Request a new link'],
-        }),
-        400,
-      );
-    }
+    if (!result.ok) return page(reply, invalidLinkPage(result.reason), 400);
     // A new session on every sign-in: a session id planted before sign-in is never promoted.
     await sessions.signOut(readSessionCookie(request));
     const { token, expiresAt } = await sessions.create(result.account.id);
