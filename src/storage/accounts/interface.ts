@@ -116,7 +116,10 @@ export interface AccountStore extends OutboxStore {
   /** Refunds charges still pending since before `olderThan` (their request died with its process). */
   refundAbandoned(olderThan: number, now: number): Promise<number>;
   ledger(accountId: string): Promise<LedgerRow[]>;
-  /** Charges since `since` grouped by UTC day and endpoint; fully refunded charges are not requests. */
+  /**
+   * Charges since `since` grouped by UTC day and endpoint: `requests` counts charge rows (one per
+   * request, except a bulk request that reserved twice); fully refunded charges are left out.
+   */
   usagePerDay(accountId: string, since: number): Promise<DailyUsage[]>;
   listOutbox(accountId: string): Promise<OutboxMessage[]>;
 
