@@ -50,6 +50,8 @@ export interface Config {
   renderWarmupMs: number;
   mediaMaxBytes: number;
   reservationTimeoutMs: number;
+  /** Who may sign in on the account pages: anyone (a new address gets a free account) or existing accounts only. */
+  signup: 'open' | 'closed';
 }
 
 export class ConfigError extends Error {
@@ -236,6 +238,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     renderWarmupMs: readInt(env, 'POSTSHOT_RENDER_WARMUP_MS', 3000, 0, 60_000),
     mediaMaxBytes: readInt(env, 'POSTSHOT_MEDIA_MAX_BYTES', 8 * 1024 * 1024, 1024, 64 * 1024 * 1024),
     reservationTimeoutMs: readInt(env, 'POSTSHOT_RESERVATION_TIMEOUT_MS', 120_000, 1000, 3_600_000),
+    signup: readSignup(env),
   };
   return Object.freeze(config);
 }
@@ -245,5 +248,12 @@ function readLogLevel(env: Env): string {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (!levels.includes(raw))
     throw new ConfigError('POSTSHOT_LOG_LEVEL', `must be one of ${levels.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+function readSignup(env: Env): Config['signup'] {
+  const raw = env.POSTSHOT_SIGNUP || 'open';
+  if (raw !== 'open' && raw !== 'closed')
+    throw new ConfigError('POSTSHOT_SIGNUP', `must be open or closed, got "${raw}"`);
   return raw;
 }

@@ -25,6 +25,20 @@ import type { Mailer } from './notify/interface.ts';
 import { OutboxSender } from './notify/sender.ts';
 import { SmtpMailer } from './notify/smtp.ts';
 import { InFlight } from './util/in-flight.ts';
+import type { SessionStore } from './account/interface.ts';
+import { KeyService } from './account/keys.ts';
+import { LastUsedRecorder } from './account/last-used.ts';
+import { SessionService } from './account/sessions.ts';
+import { SignInService } from './account/sign-in.ts';
+
+/** The account pages' services. */
+export interface AccountServices {
+  store: SessionStore;
+  signIn: SignInService;
+  sessions: SessionService;
+  keys: KeyService;
+  lastUsed: LastUsedRecorder;
+}
 
 export interface Container {
   config: Readonly<Config>;
@@ -39,6 +53,7 @@ export interface Container {
   images: ImageStore;
   mailer: Mailer;
   outbox: OutboxSender;
+  account: AccountServices;
   /** Metered work in progress; close() waits for it. */
   inFlight: InFlight;
   checkReadiness(): Promise<Record<string, 'ok' | 'down' | 'warming'>>;
@@ -65,7 +80,8 @@ export function createLogger(config: Readonly<Config>, stream?: DestinationStrea
       },
       // Last line of defence: anything shaped like a key (pasted into a URL, echoed in an error)
       // is masked in the final log line.
-      hooks: { streamWrite: (line: string) => line.replace(/psk_[0-9A-Za-z]{4,}/g, 'psk_[redacted]') },
+      // Sign-in links (psl_) and session cookies (pss_) are masked the same way.
+      hooks: { streamWrite: (line: string) => line.replace(/(ps[kls])_[0-9A-Za-z]{4,}/g, '$1_[redacted]') },
     },
     stream,
   );
@@ -75,6 +91,15 @@ export async function openAccountStore(config: Readonly<Config>): Promise<Accoun
   if (config.databaseUrl.startsWith('sqlite:')) return openSqliteStore(config.databaseUrl);
   const { openPostgresStore } = await import('./storage/accounts/postgres.ts');
   return openPostgresStore(config.databaseUrl);
+}
+
+async function openSessionStore(config: Readonly<Config>): Promise<SessionStore> {
+  if (config.databaseUrl.startsWith('sqlite:')) {
+    const { openSqliteSessionStore } = await import('./storage/sessions/sqlite.ts');
+    return openSqliteSessionStore(config.databaseUrl);
+  }
+  const { openPostgresSessionStore } = await import('./storage/sessions/postgres.ts');
+  return openPostgresSessionStore(config.databaseUrl);
 }
 
 async function openRateLimiter(config: Readonly<Config>, clock: Clock, redis: Redis | null): Promise<RateLimiter> {
@@ -144,6 +169,26 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const outbox = new OutboxSender(accounts, mailer, clock, logger, config.mailFrom);
 
   const inFlight = new InFlight();
+  const sessionStore = await openSessionStore(config);
+  const lastUsed = new LastUsedRecorder(accounts, clock, logger);
+  const account: AccountServices = {
+    store: sessionStore,
+    lastUsed,
+    sessions: new SessionService(sessionStore, accounts, clock),
+    keys: new KeyService(accounts, lastUsed, clock),
+    signIn: new SignInService({
+      accounts,
+      store: sessionStore,
+      mailer,
+      rateLimiter,
+      clock,
+      logger,
+      inFlight,
+      signup: config.signup,
+      publicUrl: config.publicUrl,
+      mailFrom: config.mailFrom,
+    }),
+  };
   const closers: Array<() => Promise<void>> = [
     () => renderer.close(),
     () => outbox.stop(),
@@ -152,6 +197,8 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     () => cache.close(),
     () => flight.close(),
     async () => redis?.disconnect(),
+    () => lastUsed.stop(),
+    () => sessionStore.close(),
     () => accounts.close(),
   ];
   const timers: NodeJS.Timeout[] = [];
@@ -174,6 +221,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     images,
     mailer,
     outbox,
+    account,
     inFlight,
     async checkReadiness() {
       const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
@@ -206,6 +254,13 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       sweep.unref();
       timers.push(sweep);
       outbox.start();
+      lastUsed.start();
+      const expire = setInterval(
+        () => sessionStore.deleteExpired(clock()).catch((err) => logger.error({ err }, 'session sweep failed')),
+        3600_000,
+      );
+      expire.unref();
+      timers.push(expire);
       const started = performance.now();
       void renderer.warmUp(config.renderWarmupMs).then(
         (renders) =>

@@ -80,6 +80,7 @@ export async function authorize(
     const [status, code] = AUTH_MATRIX[style][auth.reason];
     throw new ProblemError(code, AUTH_DETAIL[auth.reason], status);
   }
+  c.account.lastUsed.record(auth.key.id);
   const limit = c.config.rateLimits[auth.account.plan];
   const decision = await c.rateLimiter.hit(`key:${auth.key.id}`, limit, MINUTE);
   for (const [name, value] of Object.entries(rateHeaders(decision))) reply.header(name, value);

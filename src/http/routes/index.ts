@@ -5,6 +5,7 @@ import { registerHealthRoutes } from './health.ts';
 import { registerImageRoutes } from './images.ts';
 import { registerScreenshotRoutes } from './screenshot.ts';
 import { registerUsageRoute } from './usage.ts';
+import { accountPages } from '../account/plugin.ts';
 
 export function registerRoutes(app: FastifyInstance, c: Container): void {
   registerHealthRoutes(app, c);
@@ -12,4 +13,5 @@ export function registerRoutes(app: FastifyInstance, c: Container): void {
   registerContentRoutes(app, c);
   registerScreenshotRoutes(app, c);
   registerImageRoutes(app, c);
+  app.register(accountPages, { prefix: '/account', c });
 }

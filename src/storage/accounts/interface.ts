@@ -17,6 +17,19 @@ export interface ApiKeyRecord {
   hash: string;
   createdAt: number;
   revokedAt: number | null;
+  /** Chosen by the customer on the account pages; null for keys made by the CLI. */
+  name: string | null;
+  /** Written in batches (coalesced), so it lags the last request by up to the flush interval. */
+  lastUsedAt: number | null;
+}
+
+/** Requests of one endpoint on one UTC day: `credits` is what they cost after refunds. */
+export interface DailyUsage {
+  /** ms since epoch of 00:00 UTC of the day. */
+  day: number;
+  endpoint: string;
+  requests: number;
+  credits: number;
 }
 
 export interface ReserveRequest {
@@ -71,10 +84,21 @@ export interface AccountStore extends OutboxStore {
   listAccounts(): Promise<Account[]>;
   setPlan(id: string, plan: Plan, anchor: number): Promise<Account | null>;
 
-  createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord>;
+  /** The oldest account with this address, compared case-insensitively. */
+  findAccountByEmail(email: string): Promise<Account | null>;
+
+  createKey(input: {
+    accountId: string;
+    hash: string;
+    prefix: string;
+    now: number;
+    name?: string | null;
+  }): Promise<ApiKeyRecord>;
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null>;
   findKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
+  /** Moves each key's last use forward to the given time (never back): one write per key per flush. */
+  touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void>;
 
   /** Credits used (charged minus refunded) in the period. */
   getUsed(accountId: string, periodStart: number): Promise<number>;
@@ -92,6 +116,11 @@ export interface AccountStore extends OutboxStore {
   /** Refunds charges still pending since before `olderThan` (their request died with its process). */
   refundAbandoned(olderThan: number, now: number): Promise<number>;
   ledger(accountId: string): Promise<LedgerRow[]>;
+  /**
+   * Charges since `since` grouped by UTC day and endpoint: `requests` counts charge rows (one per
+   * request, except a bulk request that reserved twice); fully refunded charges are left out.
+   */
+  usagePerDay(accountId: string, since: number): Promise<DailyUsage[]>;
   listOutbox(accountId: string): Promise<OutboxMessage[]>;
 
   ping(): Promise<void>;

@@ -8,6 +8,7 @@ import type {
   Account,
   AccountStore,
   ApiKeyRecord,
+  DailyUsage,
   LedgerRow,
   OutboxMessage,
   ReserveRequest,
@@ -39,6 +40,8 @@ const MIGRATIONS: string[] = [
      attempts INTEGER NOT NULL DEFAULT 0, next_attempt_at BIGINT NOT NULL, claimed_by TEXT, claimed_until BIGINT,
      last_error TEXT, created_at BIGINT NOT NULL, sent_at BIGINT, UNIQUE (account_id, period_start, threshold));
    CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE sent_at IS NULL;`,
+  `ALTER TABLE api_keys ADD COLUMN name TEXT, ADD COLUMN last_used_at BIGINT;
+   CREATE INDEX accounts_email ON accounts(lower(email));`,
 ];
 
 const num = (v: string | number | null): number | null => (v === null ? null : Number(v));
@@ -61,11 +64,13 @@ function toKey(r: Record<string, unknown>): ApiKeyRecord {
     hash: String(r.hash),
     createdAt: Number(r.created_at),
     revokedAt: num(r.revoked_at as string | null),
+    name: (r.name as string | null) ?? null,
+    lastUsedAt: num((r.last_used_at as string | null) ?? null),
   };
 }
 
 /** `postgres://…?schema=name` keeps all tables in that schema (created if missing). */
-function parseUrl(url: string): { connectionString: string; schema: string } {
+export function parseUrl(url: string): { connectionString: string; schema: string } {
   const u = new URL(url);
   const schema = u.searchParams.get('schema') ?? 'public';
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
@@ -199,15 +204,27 @@ export class PostgresAccountStore implements AccountStore {
     return rows[0] ? toAccount(rows[0]) : null;
   }
 
-  async createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord> {
+  async findAccountByEmail(email: string): Promise<Account | null> {
+    const { rows } = await this.q(
+      'SELECT * FROM accounts WHERE lower(email) = lower($1) ORDER BY created_at, id LIMIT 1',
+      [email],
+    );
+    return rows[0] ? toAccount(rows[0]) : null;
+  }
+
+  async createKey(input: {
+    accountId: string;
+    hash: string;
+    prefix: string;
+    now: number;
+    name?: string | null;
+  }): Promise<ApiKeyRecord> {
     const id = generateId('key');
-    await this.q('INSERT INTO api_keys (id, account_id, prefix, hash, created_at) VALUES ($1, $2, $3, $4, $5)', [
-      id,
-      input.accountId,
-      input.prefix,
-      input.hash,
-      input.now,
-    ]);
+    const name = input.name ?? null;
+    await this.q(
+      'INSERT INTO api_keys (id, account_id, prefix, hash, created_at, name) VALUES ($1, $2, $3, $4, $5, $6)',
+      [id, input.accountId, input.prefix, input.hash, input.now, name],
+    );
     return {
       id,
       accountId: input.accountId,
@@ -215,7 +232,34 @@ export class PostgresAccountStore implements AccountStore {
       hash: input.hash,
       createdAt: input.now,
       revokedAt: null,
+      name,
+      lastUsedAt: null,
     };
+  }
+
+  async touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void> {
+    if (lastUsed.size === 0) return;
+    // One statement for the whole flush; GREATEST keeps another instance's later time.
+    await this.q(
+      `UPDATE api_keys k SET last_used_at = GREATEST(COALESCE(k.last_used_at, 0), t.at)
+         FROM unnest($1::text[], $2::bigint[]) AS t(id, at) WHERE k.id = t.id`,
+      [[...lastUsed.keys()], [...lastUsed.values()]],
+    );
+  }
+
+  async usagePerDay(accountId: string, since: number): Promise<DailyUsage[]> {
+    const { rows } = await this.q(
+      `SELECT (created_at / 86400000) * 86400000 AS day, endpoint, COUNT(*) AS requests, SUM(amount - refunded) AS credits
+         FROM ledger WHERE account_id = $1 AND created_at >= $2 AND kind = 'charge' AND status <> 'refunded'
+        GROUP BY day, endpoint ORDER BY day, endpoint`,
+      [accountId, since],
+    );
+    return rows.map((r) => ({
+      day: Number(r.day),
+      endpoint: String(r.endpoint),
+      requests: Number(r.requests),
+      credits: Number(r.credits),
+    }));
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {

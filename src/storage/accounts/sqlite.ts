@@ -8,6 +8,7 @@ import type {
   Account,
   AccountStore,
   ApiKeyRecord,
+  DailyUsage,
   LedgerRow,
   OutboxMessage,
   ReserveRequest,
@@ -72,6 +73,9 @@ const MIGRATIONS: string[] = [
      UNIQUE (account_id, period_start, threshold)
    );
    CREATE INDEX outbox_due ON outbox(next_attempt_at) WHERE sent_at IS NULL;`,
+  `ALTER TABLE api_keys ADD COLUMN name TEXT;
+   ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
+   CREATE INDEX accounts_email ON accounts(lower(email));`,
 ];
 
 interface AccountRow {
@@ -88,6 +92,8 @@ interface KeyRow {
   hash: string;
   created_at: number;
   revoked_at: number | null;
+  name: string | null;
+  last_used_at: number | null;
 }
 
 const toAccount = (r: AccountRow): Account => ({
@@ -104,6 +110,8 @@ const toKey = (r: KeyRow): ApiKeyRecord => ({
   hash: r.hash,
   createdAt: r.created_at,
   revokedAt: r.revoked_at,
+  name: r.name,
+  lastUsedAt: r.last_used_at,
 });
 
 export function openSqliteStore(url: string): SqliteAccountStore {
@@ -173,7 +181,20 @@ export class SqliteAccountStore implements AccountStore {
       getAccount: db.prepare('SELECT * FROM accounts WHERE id = ?'),
       listAccounts: db.prepare('SELECT * FROM accounts ORDER BY created_at, id'),
       setPlan: db.prepare('UPDATE accounts SET plan = ?, anchor = ? WHERE id = ?'),
-      insertKey: db.prepare('INSERT INTO api_keys (id, account_id, prefix, hash, created_at) VALUES (?, ?, ?, ?, ?)'),
+      accountByEmail: db.prepare(
+        'SELECT * FROM accounts WHERE lower(email) = lower(?) ORDER BY created_at, id LIMIT 1',
+      ),
+      insertKey: db.prepare(
+        'INSERT INTO api_keys (id, account_id, prefix, hash, created_at, name) VALUES (?, ?, ?, ?, ?, ?)',
+      ),
+      touchKey: db.prepare(
+        'UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)',
+      ),
+      usagePerDay: db.prepare(
+        `SELECT (created_at / 86400000) * 86400000 AS day, endpoint, COUNT(*) AS requests, SUM(amount - refunded) AS credits
+           FROM ledger WHERE account_id = ? AND created_at >= ? AND kind = 'charge' AND status <> 'refunded'
+          GROUP BY day, endpoint ORDER BY day, endpoint`,
+      ),
       listKeys: db.prepare('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id'),
       getKey: db.prepare('SELECT * FROM api_keys WHERE id = ?'),
       revokeKey: db.prepare('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, ?) WHERE id = ?'),
@@ -261,9 +282,21 @@ export class SqliteAccountStore implements AccountStore {
     return this.getAccount(id);
   }
 
-  async createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord> {
+  async findAccountByEmail(email: string): Promise<Account | null> {
+    const row = this.stmt.accountByEmail.get(email) as AccountRow | undefined;
+    return row ? toAccount(row) : null;
+  }
+
+  async createKey(input: {
+    accountId: string;
+    hash: string;
+    prefix: string;
+    now: number;
+    name?: string | null;
+  }): Promise<ApiKeyRecord> {
     const id = generateId('key');
-    this.stmt.insertKey.run(id, input.accountId, input.prefix, input.hash, input.now);
+    const name = input.name ?? null;
+    this.stmt.insertKey.run(id, input.accountId, input.prefix, input.hash, input.now, name);
     this.foundKeys.clear();
     return {
       id,
@@ -272,7 +305,19 @@ export class SqliteAccountStore implements AccountStore {
       hash: input.hash,
       createdAt: input.now,
       revokedAt: null,
+      name,
+      lastUsedAt: null,
     };
+  }
+
+  touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void> {
+    return this.write(() => {
+      for (const [id, at] of lastUsed) this.stmt.touchKey.run(at, id, at);
+    });
+  }
+
+  async usagePerDay(accountId: string, since: number): Promise<DailyUsage[]> {
+    return this.stmt.usagePerDay.all(accountId, since) as DailyUsage[];
   }
 
   async listKeys(accountId: string): Promise<ApiKeyRecord[]> {

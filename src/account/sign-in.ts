@@ -1,0 +1,98 @@
+import { createHash } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Clock } from '../clock.ts';
+import type { Mailer } from '../notify/interface.ts';
+import type { RateLimiter } from '../ratelimit/interface.ts';
+import type { Account, AccountStore } from '../storage/accounts/interface.ts';
+import type { InFlight } from '../util/in-flight.ts';
+import type { SessionStore } from './interface.ts';
+import { generateSecretToken, hashSecretToken, isWellFormedToken } from './secret-token.ts';
+import { composeSignInMail } from './sign-in-mail.ts';
+
+export const SIGN_IN_TTL_MS = 15 * 60_000;
+const HOUR = 3600_000;
+/** Links mailed per address per hour, and sign-in requests per client address per hour. */
+export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 20 } as const;
+
+const EMAIL =
+  /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export type SignInRequestResult =
+  | { ok: true; email: string }
+  | { ok: false; reason: 'invalid_email' }
+  | { ok: false; reason: 'rate_limited'; retryAfterSeconds: number };
+
+export type VerifyResult =
+  | { ok: true; account: Account; created: boolean }
+  | { ok: false; reason: 'invalid_link' | 'signup_closed' };
+
+export interface SignInDeps {
+  accounts: AccountStore;
+  store: SessionStore;
+  mailer: Mailer;
+  rateLimiter: RateLimiter;
+  clock: Clock;
+  logger: Logger;
+  inFlight: InFlight;
+  signup: 'open' | 'closed';
+  publicUrl: string;
+  mailFrom: string;
+}
+
+export function normalizeEmail(raw: string): string | null {
+  const email = raw.trim().toLowerCase();
+  return email.length <= 254 && EMAIL.test(email) ? email : null;
+}
+
+/** Sign-in (and self sign-up) by a one-time link sent by e-mail. */
+export class SignInService {
+  constructor(private readonly d: SignInDeps) {}
+
+  /**
+   * Accepts a request for a link. Whether the address has an account decides only what happens
+   * after the answer (a mail or nothing): the answer and its timing are the same either way.
+   */
+  async request(rawEmail: string, clientIp: string): Promise<SignInRequestResult> {
+    const email = normalizeEmail(rawEmail);
+    if (!email) return { ok: false, reason: 'invalid_email' };
+    const byIp = await this.d.rateLimiter.hit(`signin:ip:${clientIp}`, SIGN_IN_LIMITS.perIp, HOUR);
+    if (!byIp.allowed) return { ok: false, reason: 'rate_limited', retryAfterSeconds: byIp.retryAfterSeconds };
+    const addressKey = createHash('sha256').update(email).digest('hex').slice(0, 32);
+    const byEmail = await this.d.rateLimiter.hit(`signin:email:${addressKey}`, SIGN_IN_LIMITS.perEmail, HOUR);
+    if (!byEmail.allowed) return { ok: false, reason: 'rate_limited', retryAfterSeconds: byEmail.retryAfterSeconds };
+    void this.d.inFlight.track(
+      this.deliver(email).catch((err) => this.d.logger.error({ err }, 'sign-in e-mail not sent')),
+    );
+    return { ok: true, email };
+  }
+
+  private async deliver(email: string): Promise<void> {
+    if (this.d.signup === 'closed' && !(await this.d.accounts.findAccountByEmail(email))) return;
+    const token = generateSecretToken('psl');
+    const now = this.d.clock();
+    await this.d.store.insertSignInToken({ hash: hashSecretToken(token), email, now, expiresAt: now + SIGN_IN_TTL_MS });
+    const domain = this.d.mailFrom.split('@')[1] ?? 'localhost';
+    await this.d.mailer.send(
+      composeSignInMail({
+        to: email,
+        from: this.d.mailFrom,
+        link: `${this.d.publicUrl}/account/verify?token=${token}`,
+        validMinutes: SIGN_IN_TTL_MS / 60_000,
+        messageId: `<signin-${hashSecretToken(token).slice(0, 24)}@${domain}>`,
+      }),
+    );
+  }
+
+  /** Uses a link: at most once, within its lifetime. A new address gets a free account when sign-up is open. */
+  async verify(token: unknown): Promise<VerifyResult> {
+    if (!isWellFormedToken('psl', token)) return { ok: false, reason: 'invalid_link' };
+    const used = await this.d.store.consumeSignInToken(hashSecretToken(token), this.d.clock());
+    if (!used) return { ok: false, reason: 'invalid_link' };
+    const existing = await this.d.accounts.findAccountByEmail(used.email);
+    if (existing) return { ok: true, account: existing, created: false };
+    // Sign-up closed after the link was sent: the link was for a new account.
+    if (this.d.signup === 'closed') return { ok: false, reason: 'signup_closed' };
+    const account = await this.d.accounts.createAccount({ email: used.email, plan: 'free', now: this.d.clock() });
+    return { ok: true, account, created: true };
+  }
+}
