@@ -1,0 +1,126 @@
+// The layout engine: Takumi (Rust; taffy layout, parley text layout with HarfBuzz-class shaping
+// and the Unicode bidi algorithm). It takes the card tree as its own node tree and draws PNG,
+// JPEG and WebP from one raster, or a vector SVG (glyph outlines, embedded images).
+//
+// Threat model: post text reaches the engine only as text nodes (never markup or CSS), and
+// images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
+import { Renderer, type Node } from '@takumi-rs/core';
+import { type FontFace, rangesOf, readFontData } from './fonts.ts';
+import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
+
+export interface EngineCard {
+  tree: El;
+  faces: FontFace[];
+  /** CSS px. */
+  width: number;
+}
+
+export interface Raster {
+  rgba: Buffer;
+  width: number;
+  height: number;
+}
+
+let engine: Renderer | null = null;
+const registered = new Map<string, Promise<unknown>>();
+
+/** This thread's engine with `faces` registered (each face once per thread, when first needed). */
+async function engineWith(faces: FontFace[]): Promise<Renderer> {
+  engine ??= new Renderer();
+  const renderer = engine;
+  await Promise.all(
+    faces.map((face) => {
+      let done = registered.get(face.name);
+      if (!done) {
+        done = renderer.registerFont({
+          name: face.family,
+          data: readFontData(face),
+          weight: face.weight,
+          style: 'normal',
+          unicodeRange: rangesOf(face),
+        });
+        registered.set(face.name, done);
+      }
+      return done;
+    }),
+  );
+  return renderer;
+}
+
+// Scripts written without spaces between words: the engine finds no break opportunity in them,
+// so word boundaries (Intl.Segmenter's dictionary, as the browser uses) get a zero-width space.
+const NO_SPACES = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff]/;
+const words = new Intl.Segmenter('th', { granularity: 'word' });
+
+export function insertWordBreaks(text: string): string {
+  if (!NO_SPACES.test(text)) return text;
+  let out = '';
+  let previous = '';
+  for (const { segment } of words.segment(text)) {
+    if (NO_SPACES.test(previous.at(-1) ?? '') && NO_SPACES.test(segment[0])) out += '\u200b';
+    out += segment;
+    previous = segment;
+  }
+  return out;
+}
+
+function toNode(child: Child, images: Map<string, ImageBytes>): Node {
+  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(child) };
+  const { style, children, image, dir, lang } = child.props;
+  if (child.type === 'img') {
+    images.set(image!.key, image!);
+    return { type: 'image', src: image!.key, style: style as never };
+  }
+  return {
+    type: 'container',
+    ...(dir ? { dir } : {}),
+    ...(lang ? { lang } : {}),
+    style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
+    children: (children ?? []).map((c) => toNode(c, images)),
+  };
+}
+
+function prepare(card: EngineCard) {
+  const images = new Map<string, ImageBytes>();
+  const node = toNode(card.tree, images);
+  return {
+    node,
+    images: [...images.values()].map((i) => ({ src: i.key, data: i.bytes })),
+  };
+}
+
+/** The card's pixels at `scale` device pixels per CSS pixel: straight-alpha RGBA, row-major. */
+export async function rasterize(card: EngineCard, scale: number): Promise<Raster> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = prepare(card);
+  const width = Math.round(card.width * scale);
+  const rgba = await renderer.render(node, {
+    width,
+    devicePixelRatio: scale,
+    format: 'raw',
+    images,
+    css: [BASE_CSS],
+  });
+  return { rgba, width, height: rgba.length / (width * 4) };
+}
+
+/** A raster encoded by the engine (JPEG, WebP). */
+export async function encodeRaster(card: EngineCard, scale: number, format: 'jpeg' | 'webp'): Promise<Buffer> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = prepare(card);
+  return renderer.render(node, {
+    width: Math.round(card.width * scale),
+    devicePixelRatio: scale,
+    format,
+    quality: 90,
+    images,
+    css: [BASE_CSS],
+  });
+}
+
+/** The card as a vector SVG document. */
+export async function vectorize(card: EngineCard): Promise<string> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = prepare(card);
+  return renderer.renderSvg(node, { width: card.width, images, css: [BASE_CSS] });
+}
