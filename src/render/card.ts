@@ -262,7 +262,7 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
   return box(
     { flexDirection: 'column', width: INNER, marginTop: 4 },
     ...rows,
-    box({ marginTop: 8, fontSize: 15, color: ctx.theme.secondary }, summary),
+    box({ marginTop: 8, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary),
   );
 }
 
@@ -417,7 +417,7 @@ export function buildCard(post: Post, ctx: CardContext): El {
       width: CARD_WIDTH,
       fontFamily: ctx.fontFamily,
       color: t.text,
-      // Explicit everywhere: "normal" line height differs between satori and browsers.
+      // Explicit: "normal" line height differs from engine to engine.
       lineHeight: 1.35,
     },
     CARD_RADIUS,

@@ -44,6 +44,8 @@ export function emojiImage(grapheme: string): ImageBytes | null {
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const CANDIDATE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3/u;
+const MODIFIER = /\p{Emoji_Modifier}/u;
+const MODIFIER_SPLIT = /(\p{Emoji_Modifier})/u;
 const PRESENTATION = /\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3|\ufe0f|\u200d/u;
 
 /**
@@ -62,11 +64,18 @@ export function isEmoji(grapheme: string): boolean {
 export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }> {
   if (!CANDIDATE.test(text)) return [{ emoji: false, text }];
   const out: Array<{ emoji: boolean; text: string }> = [];
-  for (const { segment } of segmenter.segment(text)) {
-    const emoji = isEmoji(segment);
+  const push = (emoji: boolean, piece: string) => {
     const last = out.at(-1);
-    if (!emoji && last && !last.emoji) last.text += segment;
-    else out.push({ emoji, text: segment });
+    if (!emoji && last && !last.emoji) last.text += piece;
+    else out.push({ emoji, text: piece });
+  };
+  for (const { segment } of segmenter.segment(text)) {
+    if (isEmoji(segment)) push(true, segment);
+    // A skin-tone swatch after anything but an emoji joins that grapheme: it is drawn on its own.
+    else if (MODIFIER.test(segment))
+      for (const piece of segment.split(MODIFIER_SPLIT))
+        if (piece) push(isEmoji(piece), piece);
+        else push(false, segment);
   }
   return out;
 }

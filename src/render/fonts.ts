@@ -205,6 +205,18 @@ export function selectFonts(
   return selection;
 }
 
+const glyphs = new Map<number, boolean>();
+
+/** Whether any shipped face has a glyph for the code point. */
+export function hasGlyph(cp: number): boolean {
+  let has = glyphs.get(cp);
+  if (has === undefined) {
+    has = cp < 0x80 || regularFaces('sc').some((f) => covers(f, cp));
+    glyphs.set(cp, has);
+  }
+  return has;
+}
+
 const data = new Map<string, Buffer>();
 
 /** Font bytes, read once per thread. */

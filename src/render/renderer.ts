@@ -5,6 +5,7 @@ import { isEmoji } from './emoji.ts';
 import { rasterize, vectorize, type EngineCard } from './engine-takumi.ts';
 import { selectFonts, type FontSelection } from './fonts.ts';
 import { renderHtmlDocument } from './html.ts';
+import { cleanText } from './text.ts';
 import { encodePng } from './png.ts';
 import { THEMES, type ThemeName } from './theme.ts';
 import type { El } from './tree.ts';
@@ -51,7 +52,7 @@ function reportMissing(post: Post, missing: number[]): void {
 
 /** The one card tree every format is made from. */
 export function buildCardTree(post: Post, theme: ThemeName, assets: Assets): CardTree {
-  const fonts = selectFonts(cardText(post), post.lang, isPicture);
+  const fonts = selectFonts(cleanText(cardText(post)), post.lang, isPicture);
   if (fonts.missing.length) reportMissing(post, fonts.missing);
   const tree = buildCard(post, {
     theme: THEMES[theme],

@@ -4,6 +4,7 @@
 import bidiFactory from 'bidi-js';
 import { segmentText, type Post } from '../sources/post.ts';
 import { emojiImage, splitEmoji } from './emoji.ts';
+import { hasGlyph } from './fonts.ts';
 import { span, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
@@ -24,10 +25,29 @@ export function directionOf(text: string, fallback: 'ltr' | 'rtl' = 'ltr'): 'ltr
 
 /**
  * Text as drawn: composed (NFC: text pasted from macOS arrives decomposed, and a base letter and
- * its mark then come from one font), without U+FEFF (a byte-order mark, invisible on X).
+ * its mark then come from one font), without U+FEFF (a byte-order mark, invisible on X), and a
+ * character no font draws replaced by its compatibility form when fonts draw that (⅓ → 1⁄3).
  */
 export function cleanText(text: string): string {
-  return text.normalize('NFC').replace(/\ufeff/g, '');
+  const composed = text.normalize('NFC').replace(/\ufeff/g, '');
+  return BEYOND_PUNCTUATION.test(composed) ? composed.replace(BEYOND_PUNCTUATION_ALL, substitute) : composed;
+}
+
+// Characters whose compatibility form is worth drawing instead (fractions, ligatures, full-width
+// forms) lie from U+2001 on: only those are looked up.
+const BEYOND_PUNCTUATION = /[\u2001-\u{10ffff}]/u;
+const BEYOND_PUNCTUATION_ALL = /[\u2001-\u{10ffff}]/gu;
+const substitutes = new Map<string, string>();
+
+function substitute(ch: string): string {
+  let out = substitutes.get(ch);
+  if (out === undefined) {
+    const compatible = ch.normalize('NFKC');
+    const drawable = (s: string) => [...s].every((c) => hasGlyph(c.codePointAt(0)!));
+    out = compatible !== ch && !drawable(ch) && drawable(compatible) ? compatible : ch;
+    substitutes.set(ch, out);
+  }
+  return out;
 }
 
 /** An emoji as an inline image the size of the text around it (X: 1.2em, lowered by a fifth). */
@@ -55,10 +75,26 @@ export function inlineText(text: string): Child[] {
   return splitEmoji(cleanText(text)).map((part) => (part.emoji ? (emojiEl(part.text) ?? part.text) : part.text));
 }
 
-/** One line of text that never wraps and ends in an ellipsis when it does not fit. */
+const CLIP_SLACK = 8;
+
+/**
+ * One line of text that never wraps and ends in an ellipsis when it does not fit. The clip that
+ * the ellipsis needs reaches 8px above and below the line: marks outside the line box (the dots
+ * under a final Arabic ي, stacked Vietnamese accents) are drawn, not cut off.
+ */
 export function singleLine(style: Style, text: string): El {
   return textBlock(
-    { whiteSpace: 'pre', overflow: 'hidden', textOverflow: 'ellipsis', minWidth: 0, ...style },
+    {
+      whiteSpace: 'pre',
+      overflow: 'hidden',
+      textOverflow: 'ellipsis',
+      minWidth: 0,
+      paddingTop: CLIP_SLACK,
+      paddingBottom: CLIP_SLACK,
+      marginTop: -CLIP_SLACK,
+      marginBottom: -CLIP_SLACK,
+      ...style,
+    },
     inlineText(text),
     directionOf(text),
   );
