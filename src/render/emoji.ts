@@ -70,12 +70,16 @@ export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }
     else out.push({ emoji, text: piece });
   };
   for (const { segment } of segmenter.segment(text)) {
-    if (isEmoji(segment)) push(true, segment);
-    // A skin-tone swatch after anything but an emoji joins that grapheme: it is drawn on its own.
-    else if (MODIFIER.test(segment))
-      for (const piece of segment.split(MODIFIER_SPLIT))
+    if (isEmoji(segment)) {
+      push(true, segment);
+    } else if (MODIFIER.test(segment)) {
+      // A skin-tone swatch after anything but an emoji joins that grapheme: it is drawn on its own.
+      for (const piece of segment.split(MODIFIER_SPLIT)) {
         if (piece) push(isEmoji(piece), piece);
-        else push(false, segment);
+      }
+    } else {
+      push(false, segment);
+    }
   }
   return out;
 }

@@ -30,13 +30,15 @@ export function directionOf(text: string, fallback: 'ltr' | 'rtl' = 'ltr'): 'ltr
  */
 export function cleanText(text: string): string {
   const composed = text.normalize('NFC').replace(/\ufeff/g, '');
-  return BEYOND_PUNCTUATION.test(composed) ? composed.replace(BEYOND_PUNCTUATION_ALL, substitute) : composed;
+  return BEYOND_PUNCTUATION.test(composed)
+    ? composed.replace(BEYOND_PUNCTUATION_ALL, (ch, emoji?: string) => (emoji ? ch : substitute(ch)))
+    : composed;
 }
 
 // Characters whose compatibility form is worth drawing instead (fractions, ligatures, full-width
-// forms) lie from U+2001 on: only those are looked up.
+// forms) lie from U+2001 on: only those are looked up, and not when U+FE0F asks for an emoji (ℹ️).
 const BEYOND_PUNCTUATION = /[\u2001-\u{10ffff}]/u;
-const BEYOND_PUNCTUATION_ALL = /[\u2001-\u{10ffff}]/gu;
+const BEYOND_PUNCTUATION_ALL = /[\u2001-\u{10ffff}](?=(\ufe0f)?)/gu;
 const substitutes = new Map<string, string>();
 
 function substitute(ch: string): string {
