@@ -124,3 +124,27 @@ export function corpusPost(key: string, overrides: Partial<Entry> = {}): Post {
   if (r.kind !== 'found') throw new Error(`${key}: ${r.kind}`);
   return r.post;
 }
+
+/** Posts that push at the card's edges: unbroken words and links in both directions, huge names. */
+export function edgePosts(): Record<string, Post> {
+  const longUrl = `https://example.com/${'path-segment/'.repeat(12)}end`;
+  return {
+    'long-words-ltr': corpusPost('emoji', {
+      text: `Pneumonoultramicroscopicsilicovolcanoconiosis${'x'.repeat(120)} and a link ${longUrl}`,
+    }),
+    'long-words-rtl': corpusPost('arabic', {
+      text: `كلمة طويلة جدا: ${'الاستقلالية'.repeat(12)} ورابط ${longUrl} ומילה ארוכה ${'אבגדהוזחטיכלמנסעפצקרשת'.repeat(4)}`,
+      poll: undefined,
+    }),
+    'wide-name': corpusPost('emoji', {
+      name: `${'Ｗ'.repeat(50)}`,
+      handle: `a_handle_of_any_length_${'x'.repeat(40)}`,
+      text: 'A display name of fifty full-width letters.',
+    }),
+    'long-rtl-name': corpusPost('arabic', {
+      name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(6)}🐦‍🔥`,
+      text: 'اسم طويل جدا في رأس البطاقة.',
+      poll: undefined,
+    }),
+  };
+}

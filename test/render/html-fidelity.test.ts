@@ -7,13 +7,13 @@ import { PNG } from 'pngjs';
 import type { Assets } from '../../src/render/assets.ts';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { renderCard } from '../../src/render/renderer.ts';
-import type { ThemeName } from '../../src/render/theme.ts';
+import { THEMES, type ThemeName } from '../../src/render/theme.ts';
 import type { FixtureServer } from '../../src/sources/fixture-server.ts';
 import type { Post } from '../../src/sources/post.ts';
 import type { MediaFetcher } from '../../src/sources/media.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
 import { launchChromium } from './chromium.ts';
-import { CORPUS, corpusPost } from './corpus.ts';
+import { CORPUS, corpusPost, edgePosts } from './corpus.ts';
 import { differenceFromResvg, loadPost, mediaFromFixtures, OUTPUT_DIR, pixelDifference } from './support.ts';
 
 // The HTML output, screenshotted by Chromium, must look like the PNG of the same post: same size,
@@ -118,6 +118,31 @@ test('hostile post text shows literally, runs nothing and requests nothing', asy
   assert.deepEqual(shot.dialogs, []);
   assert.deepEqual(shot.requests, []);
 });
+
+/** Largest channel difference from the card's background in the padding columns of a PNG. */
+function inkInPadding(png: Buffer, background: string): number {
+  const { width, height, data } = PNG.sync.read(png);
+  const bg = [1, 3, 5].map((i) => parseInt(background.slice(i, i + 2), 16));
+  let worst = 0;
+  // 2x: the border is device pixels 0-1, the padding 2-33; rows clear of the rounded corners.
+  for (let y = 40; y < height - 40; y++) {
+    for (const x of [...Array(28).keys()].flatMap((i) => [4 + i, width - 5 - i])) {
+      const at = (y * width + x) * 4;
+      for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(data[at + c] - bg[c]));
+    }
+  }
+  return worst;
+}
+
+for (const [name, post] of Object.entries(edgePosts())) {
+  for (const theme of ['light', 'dark'] as const) {
+    test(`long words, links and names stay inside the card, as in Chromium: ${name} (${theme})`, async (t) => {
+      await assertHtmlMatchesPng(t, name, post, new Map(), theme);
+      const png = (await renderCard(post, new Map(), { format: 'png', theme, scale: 2 })).bytes;
+      assert.ok(inkInPadding(png, THEMES[theme].background) <= 8, 'nothing is drawn in the padding');
+    });
+  }
+}
 
 for (const [id, name] of [
   ['1900000000000000006', 'two-photos'],
