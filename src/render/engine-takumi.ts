@@ -104,15 +104,18 @@ export async function rasterize(card: EngineCard, scale: number): Promise<Raster
   return { rgba, width, height: rgba.length / (width * 4) };
 }
 
-/** A raster encoded by the engine (JPEG, WebP). */
-export async function encodeRaster(card: EngineCard, scale: number, format: 'jpeg' | 'webp'): Promise<Buffer> {
+/**
+ * The same raster encoded by the engine: JPEG and WebP (quality 90). Its PNG encoder is slower
+ * than ours on photo cards (png.ts), so PNG is served from rasterize().
+ */
+export async function encodeRaster(card: EngineCard, scale: number, format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
   const renderer = await engineWith(card.faces);
   const { node, images } = prepare(card);
   return renderer.render(node, {
     width: Math.round(card.width * scale),
     devicePixelRatio: scale,
     format,
-    quality: 90,
+    ...(format === 'png' ? {} : { quality: 90 }),
     images,
     css: [BASE_CSS],
   });

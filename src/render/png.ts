@@ -5,8 +5,10 @@ import { assemblePng, writeScanlines } from '../util/png-encode.ts';
 const deflateAsync = promisify(deflate);
 
 // Scanline buffers are reused from render to render (per thread): a fresh 5 MB buffer each time
-// cost page faults and brought V8's external-memory garbage collections closer.
+// cost page faults and brought V8's external-memory garbage collections closer. The buffer of a
+// very tall card (a long note) is not kept.
 const spare: Buffer[] = [];
+const KEPT_BYTES = 16 * 1024 * 1024;
 
 function takeScanlineBuffer(size: number): Buffer {
   const i = spare.findIndex((b) => b.length >= size);
@@ -26,6 +28,6 @@ export async function encodePng(rgba: Uint8Array, width: number, height: number)
   try {
     return assemblePng(width, height, 6, await deflateAsync(rows, { level: 3, chunkSize: 1 << 20 }));
   } finally {
-    if (spare.length < 2) spare.push(buffer);
+    if (spare.length < 2 && buffer.length <= KEPT_BYTES) spare.push(buffer);
   }
 }
