@@ -25,7 +25,7 @@ export interface CardContext {
 
 function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Style = {}): El {
   const data = url ? ctx.assets.get(url) : null;
-  return img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary), w, h, {
+  return img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary, w, h), w, h, {
     objectFit: 'cover',
     ...style,
   });

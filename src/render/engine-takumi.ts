@@ -106,7 +106,8 @@ export async function rasterize(card: EngineCard, scale: number): Promise<Raster
 
 /**
  * The same raster encoded by the engine: JPEG and WebP (quality 90). Its PNG encoder is slower
- * than ours on photo cards (png.ts), so PNG is served from rasterize().
+ * than ours on photo cards (png.ts), so PNG is served from rasterize(). JPEG has no alpha: what
+ * is transparent (the card's outer corners) comes out black unless the tree paints it.
  */
 export async function encodeRaster(card: EngineCard, scale: number, format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
   const renderer = await engineWith(card.faces);

@@ -75,13 +75,19 @@ export function playButton(): ImageBytes {
   );
 }
 
-/** Drawn where a media fetch failed: a neutral panel with a picture glyph, never a broken request. */
-export function placeholderImage(background: string, glyph: string): ImageBytes {
-  return memo(
-    `ph:${background}:${glyph}`,
-    () =>
-      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90" preserveAspectRatio="xMidYMid slice"><rect width="160" height="90" fill="${background}"/>` +
-      `<g fill="none" stroke="${glyph}" stroke-width="2.5" stroke-linejoin="round"><rect x="62" y="30" width="36" height="30" rx="3"/>` +
-      `<path d="M64 56l10-11 8 8 5-5 9 8"/><circle cx="88" cy="38" r="3"/></g></svg>`,
-  );
+/**
+ * Drawn where a media fetch failed: a neutral panel with a picture glyph, never a broken request.
+ * Made at the box's own aspect ratio, so no renderer has to fit it (they disagree on SVG images).
+ */
+export function placeholderImage(background: string, glyph: string, width: number, height: number): ImageBytes {
+  return memo(`ph:${background}:${glyph}:${width}x${height}`, () => {
+    // The glyph is 36×30 units around (80, 45) in a 160×90 panel, scaled to the box's height.
+    const k = height / 90;
+    const dx = (width / k - 160) / 2;
+    return (
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}"><rect width="${width}" height="${height}" fill="${background}"/>` +
+      `<g transform="scale(${k.toFixed(4)}) translate(${dx.toFixed(2)} 0)" fill="none" stroke="${glyph}" stroke-width="2.5" stroke-linejoin="round"><rect x="62" y="30" width="36" height="30" rx="3"/>` +
+      '<path d="M64 56l10-11 8 8 5-5 9 8"/><circle cx="88" cy="38" r="3"/></g></svg>'
+    );
+  });
 }
