@@ -144,6 +144,33 @@ for (const [name, post] of Object.entries(edgePosts())) {
   }
 }
 
+test('the HTML of a right-to-left post is natural markup: one element per paragraph, with its text and dir', async () => {
+  const post = corpusPost('arabic');
+  const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.setContent(html);
+  const paragraphs = await page.evaluate(() =>
+    [...document.querySelectorAll<HTMLElement>('div[dir]')]
+      .filter((e) => e.style.whiteSpace === 'pre-wrap')
+      .map((e) => ({
+        dir: e.dir,
+        text: e.textContent,
+        links: [...e.querySelectorAll('span')].map((s) => s.textContent),
+      })),
+  );
+  await context.close();
+  assert.deepEqual(
+    paragraphs.map((p) => [p.dir, p.text]),
+    post.text.split('\n').map((line) => ['rtl', line]),
+  );
+  assert.deepEqual(
+    paragraphs.flatMap((p) => p.links),
+    ['bibalex.org/ar', '#مكتبة_الإسكندرية'],
+    'entities are inline spans',
+  );
+});
+
 for (const [id, name] of [
   ['1900000000000000006', 'two-photos'],
   ['1900000000000000002', 'arabic'],

@@ -116,3 +116,22 @@ test('scripts without spaces get break opportunities only at word boundaries', (
   assert.ok(broken.split('\u200b').includes('พจนานุกรม'), 'พจนานุกรม is one word');
   assert.equal(insertWordBreaks('no change for spaced scripts'), 'no change for spaced scripts');
 });
+
+test('a character no font draws is logged with its code point, once', async () => {
+  const warnings: string[] = [];
+  const listen = (w: Error) => warnings.push(w.message);
+  process.on('warning', listen);
+  try {
+    // U+F8FF, Apple's logo in the private use area, pasted into names and posts from Apple devices.
+    const post = corpusPost('emoji', { name: 'Tim \u{f8ff}', text: 'Shot on \u{f8ff} iPhone, again \u{f8ff}' });
+    await renderCard(post, new Map(), { format: 'svg', theme: 'light' });
+    await renderCard(post, new Map(), { format: 'svg', theme: 'dark' });
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off('warning', listen);
+  }
+  assert.deepEqual(
+    warnings.filter((w) => w.includes('U+F8FF')),
+    ['no glyph for U+F8FF (post 1800000000000000001)'],
+  );
+});
