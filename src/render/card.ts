@@ -188,17 +188,21 @@ function mediaGrid(ctx: CardContext, media: Media[], outer: number, radius: numb
   );
 }
 
-function nameLine(ctx: CardContext, post: Post, size: number, badge: number): El {
+function nameLine(ctx: CardContext, post: Post, size: number, badge: number, maxWidth: number): El {
   const v = post.author.verification;
   return box(
     { alignItems: 'center', minWidth: 0 },
     singleLine(
       { fontWeight: 700, fontSize: size, color: ctx.theme.text, lineHeight: `${size + 5}px` },
       post.author.name,
+      maxWidth - (v !== 'none' ? badge + 2 : 0),
     ),
     v !== 'none' ? img(badgeIcon(v), badge, badge, { marginLeft: 2 }) : null,
   );
 }
+
+/** What the header leaves for the name and handle: the card less the avatar, the X logo and their margins. */
+const HEADER_TEXT_WIDTH = INNER - 48 - 10 - 10 - 24;
 
 function header(ctx: CardContext, post: Post): El {
   const square = post.author.avatarShape === 'square';
@@ -207,7 +211,7 @@ function header(ctx: CardContext, post: Post): El {
     avatar(ctx, post.author.avatarUrl, 48, square ? 6 : 24),
     box(
       { flexDirection: 'column', marginLeft: 10, marginRight: 10, flexGrow: 1, flexShrink: 1, minWidth: 0 },
-      nameLine(ctx, post, 15, 18),
+      nameLine(ctx, post, 15, 18, HEADER_TEXT_WIDTH),
       singleLine({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, `@${post.author.handle}`),
     ),
     img(xLogo(ctx.theme.text), 24, 24),

@@ -4,7 +4,7 @@
 //
 // Threat model: post text reaches the engine only as text nodes (never markup or CSS), and
 // images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
-import { Renderer, type Node } from '@takumi-rs/core';
+import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 
@@ -64,35 +64,80 @@ export function insertWordBreaks(text: string): string {
   return out;
 }
 
-function toNode(child: Child, images: Map<string, ImageBytes>): Node {
+interface Fit {
+  node: Extract<Node, { type: 'container' }>;
+  width: number;
+}
+
+function toNode(child: Child, images: Map<string, ImageBytes>, fits: Fit[]): Node {
   if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(child) };
-  const { style, children, image, dir, lang } = child.props;
+  const { style, children, image, dir, lang, fitWidth } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);
     return { type: 'image', src: image!.key, style: style as never };
   }
-  return {
+  const node: Node = {
     type: 'container',
     ...(dir ? { dir } : {}),
     ...(lang ? { lang } : {}),
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
-    children: (children ?? []).map((c) => toNode(c, images)),
+    children: (children ?? []).map((c) => toNode(c, images, fits)),
   };
+  if (fitWidth !== undefined) fits.push({ node, width: fitWidth });
+  return node;
 }
 
-function prepare(card: EngineCard) {
-  const images = new Map<string, ImageBytes>();
-  const node = toNode(card.tree, images);
-  return {
-    node,
-    images: [...images.values()].map((i) => ({ src: i.key, data: i.bytes })),
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/**
+ * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
+ * engine (the same shaping and fonts). Binary search over graphemes and images: a handful of
+ * measurements, only for lines that overflow.
+ */
+async function fitLine(renderer: Renderer, fit: Fit, fontFamily: string, images: ImageSource[]): Promise<void> {
+  const style = { ...(fit.node.style as Record<string, unknown>), overflow: 'visible', textOverflow: 'clip' };
+  const widthOf = async (children: Node[]) => {
+    const probe = {
+      type: 'container',
+      style: { display: 'flex', fontFamily },
+      children: [{ ...fit.node, style, children }],
+    };
+    const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
+    return measured.children[0]?.width ?? 0;
   };
+  const units: Node[] = (fit.node.children ?? []).flatMap((c) =>
+    c.type === 'text'
+      ? [...graphemes.segment(c.text)].map(({ segment }) => ({ type: 'text', text: segment }) as Node)
+      : [c],
+  );
+  if ((await widthOf(units)) <= fit.width) return;
+  const ellipsis: Node = { type: 'text', text: '…' };
+  let low = 0;
+  let high = units.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if ((await widthOf([...units.slice(0, mid), ellipsis])) <= fit.width) low = mid;
+    else high = mid - 1;
+  }
+  const kept = units.slice(0, low);
+  while (kept.at(-1)?.type === 'text' && /^\s$/u.test((kept.at(-1) as { text: string }).text)) kept.pop();
+  fit.node.children = [...kept, ellipsis];
+}
+
+async function prepare(renderer: Renderer, card: EngineCard) {
+  const images = new Map<string, ImageBytes>();
+  const fits: Fit[] = [];
+  const node = toNode(card.tree, images, fits);
+  const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
+  const fontFamily = String(card.tree.props.style?.fontFamily ?? '');
+  for (const fit of fits) await fitLine(renderer, fit, fontFamily, sources);
+  return { node, images: sources };
 }
 
 /** The card's pixels at `scale` device pixels per CSS pixel: straight-alpha RGBA, row-major. */
 export async function rasterize(card: EngineCard, scale: number): Promise<Raster> {
   const renderer = await engineWith(card.faces);
-  const { node, images } = prepare(card);
+  const { node, images } = await prepare(renderer, card);
   const width = Math.round(card.width * scale);
   const rgba = await renderer.render(node, {
     width,
@@ -111,7 +156,7 @@ export async function rasterize(card: EngineCard, scale: number): Promise<Raster
  */
 export async function encodeRaster(card: EngineCard, scale: number, format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
   const renderer = await engineWith(card.faces);
-  const { node, images } = prepare(card);
+  const { node, images } = await prepare(renderer, card);
   return renderer.render(node, {
     width: Math.round(card.width * scale),
     devicePixelRatio: scale,
@@ -125,6 +170,6 @@ export async function encodeRaster(card: EngineCard, scale: number, format: 'png
 /** The card as a vector SVG document. */
 export async function vectorize(card: EngineCard): Promise<string> {
   const renderer = await engineWith(card.faces);
-  const { node, images } = prepare(card);
+  const { node, images } = await prepare(renderer, card);
   return renderer.renderSvg(node, { width: card.width, images, css: [BASE_CSS] });
 }

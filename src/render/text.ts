@@ -82,10 +82,11 @@ const CLIP_SLACK = 8;
 /**
  * One line of text that never wraps and ends in an ellipsis when it does not fit. The clip that
  * the ellipsis needs reaches 8px above and below the line: marks outside the line box (the dots
- * under a final Arabic ي, stacked Vietnamese accents) are drawn, not cut off.
+ * under a final Arabic ي, stacked Vietnamese accents) are drawn, not cut off. `fitWidth`: the
+ * most the line can be given, for a line with emoji (tree.ts).
  */
-export function singleLine(style: Style, text: string): El {
-  return textBlock(
+export function singleLine(style: Style, text: string, fitWidth?: number): El {
+  const line = textBlock(
     {
       whiteSpace: 'pre',
       overflow: 'hidden',
@@ -100,6 +101,8 @@ export function singleLine(style: Style, text: string): El {
     inlineText(text),
     directionOf(text),
   );
+  if (fitWidth !== undefined && line.props.children?.some((c) => typeof c !== 'string')) line.props.fitWidth = fitWidth;
+  return line;
 }
 
 export interface TextStyle {

@@ -25,6 +25,11 @@ export interface El {
     alt?: string;
     dir?: 'ltr' | 'rtl';
     lang?: string;
+    /**
+     * A single line holding images (emoji) that may not fit: the engine shortens it to this many
+     * CSS px and ends it in an ellipsis itself, as its own ellipsis drops inline images.
+     */
+    fitWidth?: number;
   };
 }
 

@@ -141,6 +141,10 @@ export function edgePosts(): Record<string, Post> {
       handle: `a_handle_of_any_length_${'x'.repeat(40)}`,
       text: 'A display name of fifty full-width letters.',
     }),
+    'emoji-name': corpusPost('emoji', {
+      name: `Dana Doe ${'🌸'.repeat(25)} end`,
+      text: 'A name that is mostly emoji ends in an ellipsis, its emoji kept.',
+    }),
     'long-rtl-name': corpusPost('arabic', {
       name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(6)}🐦‍🔥`,
       text: 'اسم طويل جدا في رأس البطاقة.',
