@@ -246,6 +246,7 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
       singleLine(
         { position: 'absolute', left: 10, right: 64, top: 6, fontSize: 15, lineHeight: '20px', fontWeight: weight },
         c.label,
+        INNER - 10 - 64,
       ),
       box(
         {
@@ -272,8 +273,10 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
 
 function linkCard(ctx: CardContext, card: LinkCard): El {
   const showImage = Boolean(card.image && ctx.assets.get(card.image.url));
+  // The text column: the frame less its border, the side image when there is one, and padding.
+  const linesWidth = INNER - 2 * BORDER - (showImage && !card.large ? 130 : 0) - 24;
   const line = (color: string, text: string) =>
-    singleLine({ fontSize: 15, lineHeight: '20px', color, width: '100%' }, text);
+    singleLine({ fontSize: 15, lineHeight: '20px', color, width: '100%' }, text, linesWidth);
   const lines = box(
     { flexDirection: 'column', padding: 12, flexGrow: 1, flexShrink: 1, minWidth: 0 },
     card.domain ? line(ctx.theme.secondary, card.domain) : null,

@@ -88,6 +88,17 @@ function toNode(child: Child, images: Map<string, ImageBytes>, fits: Fit[]): Nod
 }
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const PLACEMENT = new Set([
+  'position',
+  'left',
+  'right',
+  'top',
+  'bottom',
+  'width',
+  'maxWidth',
+  'flexShrink',
+  'flexGrow',
+]);
 
 /**
  * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
@@ -95,7 +106,14 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
  * measurements, only for lines that overflow.
  */
 async function fitLine(renderer: Renderer, fit: Fit, fontFamily: string, images: ImageSource[]): Promise<void> {
-  const style = { ...(fit.node.style as Record<string, unknown>), overflow: 'visible', textOverflow: 'clip' };
+  // The line alone at its natural width: without the box that places and limits it.
+  const style = Object.fromEntries(
+    Object.entries({
+      ...(fit.node.style as Record<string, unknown>),
+      overflow: 'visible',
+      textOverflow: 'clip',
+    }).filter(([k]) => !PLACEMENT.has(k)),
+  );
   const widthOf = async (children: Node[]) => {
     const probe = {
       type: 'container',

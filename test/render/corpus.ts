@@ -145,6 +145,13 @@ export function edgePosts(): Record<string, Post> {
       name: `Dana Doe ${'🌸'.repeat(25)} end`,
       text: 'A name that is mostly emoji ends in an ellipsis, its emoji kept.',
     }),
+    'emoji-poll': corpusPost('arabic', {
+      text: 'Which flowers?',
+      poll: [
+        [`Cherry blossoms ${'🌸'.repeat(40)}`, 30],
+        ['زهور الربيع 🌷🌷🌷', 12],
+      ],
+    }),
     'long-rtl-name': corpusPost('arabic', {
       name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(6)}🐦‍🔥`,
       text: 'اسم طويل جدا في رأس البطاقة.',
