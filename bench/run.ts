@@ -4,7 +4,7 @@
 //      warm upstream/media caches, render cache off (every request renders);
 //   2. HTTP throughput and p50/p99 at concurrency 8 for PNG screenshots and Markdown, quota on;
 //   3. the same posts screenshotted by headless Chromium from our HTML at the same pixel size;
-//   4. the service's peak RSS.
+//   4. the service's peak RSS, and its CPU time per request under load (all threads).
 // Results are printed and written to bench/results/<time>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -66,6 +66,12 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error('service did not start');
+}
+
+/** CPU time the process has used, all threads, in ms (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms). */
+function cpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 function peakRssMb(pid: number): number {
@@ -131,15 +137,19 @@ async function main() {
   }
 
   // 2. Throughput at concurrency 8, keys rotated so credits never run out.
+  // CPU per request is steadier than requests per second on a machine shared with other work.
   const load = async (pathFor: (i: number) => string) => {
+    const cpuBefore = cpuMs(service.child.pid!);
     const result = await autocannon({
       url: service.url,
       connections: 8,
       duration: DURATION,
       requests: keys.map((key, i) => ({ method: 'GET', path: pathFor(i), headers: { 'x-api-key': key } })),
     });
+    const cpuPerRequest = (cpuMs(service.child.pid!) - cpuBefore) / result.requests.total;
     return {
       rps: round(result.requests.average),
+      cpuMsPerRequest: round(cpuPerRequest),
       p50: result.latency.p50,
       p99: result.latency.p99,
       non2xx: result.non2xx,
@@ -213,10 +223,10 @@ async function main() {
       `  ${name.padEnd(34)} ${cell(l.svg)}${cell(l.png)}${cell(l.html)}${c ? `${`${c.p50} / ${c.p95}`.padEnd(18)}${c.ratio}x` : 'n/a (no chromium)'}`,
     );
   }
-  console.log('\nHTTP at concurrency 8, quota on               req/s     p50 ms   p99 ms   non-2xx');
+  console.log('\nHTTP at concurrency 8, quota on               req/s     p50 ms   p99 ms   non-2xx  CPU ms/req');
   for (const [name, t] of Object.entries(throughput)) {
     console.log(
-      `  ${(name === 'png' ? 'PNG screenshots' : 'Markdown content').padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${t.non2xx}`,
+      `  ${(name === 'png' ? 'PNG screenshots' : 'Markdown content').padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${String(t.non2xx).padEnd(8)} ${t.cpuMsPerRequest}`,
     );
   }
   console.log(`\npeak RSS of the service: ${rss} MB`);

@@ -1,9 +1,8 @@
 // Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
 import type { Counts, LinkCard, Media, Poll, Post } from '../sources/post.ts';
-import { badgeIcon, cornerCutter, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
-import { dataUri, type Assets } from './assets.ts';
-import { liftMarker, type LiftedPhoto, type Radii } from './photo-layer.ts';
-import { renderText } from './text.ts';
+import type { Assets } from './assets.ts';
+import { badgeIcon, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
+import { inlineText, renderText, singleLine } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
 
@@ -22,33 +21,28 @@ export interface CardContext {
   theme: Theme;
   assets: Assets;
   fontFamily: string;
-  /** PNG only: photos with nothing drawn over them are drawn after resvg and collected here. */
-  lifted?: LiftedPhoto[];
 }
 
-function image(
-  ctx: CardContext,
-  url: string | undefined,
-  w: number,
-  h: number,
-  style: Record<string, string | number> = {},
-): El {
+function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Style = {}): El {
   const data = url ? ctx.assets.get(url) : null;
-  return img(data ? dataUri(data) : placeholderImage(ctx.theme.placeholder, ctx.theme.secondary), w, h, {
+  return img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary, w, h), w, h, {
     objectFit: 'cover',
     ...style,
   });
 }
 
-/**
- * A rounded box with a 1px outline, drawn as two filled shapes (outline colour, then fill) rather
- * than a CSS border: satori draws borders as strokes clipped by the shape, and resvg renders every
- * clip as a full-size layer.
- */
+/** A rounded box with a 1px outline; what is drawn inside is clipped to its rounded corners. */
 function framed(ctx: CardContext, outer: Style, radius: number, inner: Style, ...children: Array<El | null>): El {
   return box(
-    { padding: BORDER, borderRadius: radius, backgroundColor: ctx.theme.border, ...outer },
-    box({ flexGrow: 1, borderRadius: radius - BORDER, backgroundColor: ctx.theme.background, ...inner }, ...children),
+    {
+      border: `${BORDER}px solid ${ctx.theme.border}`,
+      borderRadius: radius,
+      backgroundColor: ctx.theme.background,
+      overflow: 'hidden',
+      ...outer,
+      ...inner,
+    },
+    ...children,
   );
 }
 
@@ -130,66 +124,17 @@ function mediaOverlay(_ctx: CardContext, m: Media, w: number, h: number): El | n
   return null;
 }
 
-// No overflow clipping anywhere: satori turns each clipped box into an SVG mask, which resvg
-// rasterizes at full size. Images are prepared at exactly their box size and only the images
-// on the grid's corners get rounded corners: drawn by the PNG pipeline itself when the image can
-// be lifted out of the SVG, by background-coloured cutters over it otherwise.
-function cornered(
-  ctx: CardContext,
-  url: string | undefined,
-  w: number,
-  h: number,
-  radii: Radii,
-  overlay: El | null = null,
-): El {
-  const lifted = overlay ? null : lift(ctx, url, w, h, radii);
-  if (lifted) return box({ position: 'relative', width: w, height: h }, lifted);
+/** A round (or rounded-square) avatar. */
+function avatar(ctx: CardContext, url: string | undefined, size: number, radius: number): El {
+  return image(ctx, url, size, size, { borderRadius: radius });
+}
+
+function tile(ctx: CardContext, m: Media, w: number, h: number): El {
   return box(
     { position: 'relative', width: w, height: h },
-    image(ctx, url, w, h),
-    overlay,
-    ...cutters(ctx, w, h, radii),
+    image(ctx, mediaSource(m), w, h),
+    mediaOverlay(ctx, m, w, h),
   );
-}
-
-/** PNG only: the marker for an image the photo layer draws, or null when it cannot be lifted. */
-function lift(ctx: CardContext, url: string | undefined, w: number, h: number, radii: Radii): El | null {
-  const data = url ? ctx.assets.get(url) : null;
-  if (!ctx.lifted || !data) return null;
-  ctx.lifted.push({ image: data, radii });
-  return img(liftMarker(ctx.lifted.length - 1), w, h, { objectFit: 'fill' });
-}
-
-/**
- * A round (or rounded-square) avatar. SVG and HTML clip it with border-radius; the PNG pipeline
- * lifts it like a photo, since resvg renders each clip path as a canvas-sized mask.
- */
-function avatar(ctx: CardContext, url: string | undefined, size: number, radius: number): El {
-  const radii = { tl: radius, tr: radius, bl: radius, br: radius };
-  return lift(ctx, url, size, size, radii) ?? image(ctx, url, size, size, { borderRadius: radius });
-}
-
-function tile(ctx: CardContext, m: Media, w: number, h: number, radii: Radii): El {
-  return cornered(ctx, mediaSource(m), w, h, radii, mediaOverlay(ctx, m, w, h));
-}
-
-function cutters(ctx: CardContext, w: number, h: number, radii: Radii): El[] {
-  return (Object.entries(radii) as Array<[keyof Radii, number]>).map(([c, r]) =>
-    img(cornerCutter(ctx.theme.background, r, c), r, r, {
-      position: 'absolute',
-      left: c === 'tl' || c === 'bl' ? 0 : w - r,
-      top: c === 'tl' || c === 'tr' ? 0 : h - r,
-    }),
-  );
-}
-
-function cornersOf(x: number, y: number, w: number, h: number, total: { w: number; h: number }, r: number): Radii {
-  const c: Radii = {};
-  if (x === 0 && y === 0) c.tl = r;
-  if (x + w === total.w && y === 0) c.tr = r;
-  if (x === 0 && y + h === total.h) c.bl = r;
-  if (x + w === total.w && y + h === total.h) c.br = r;
-  return c;
 }
 
 /** X's grid: one item at its aspect (clamped), two side by side, three as one tall and two stacked, four as 2×2. */
@@ -232,29 +177,32 @@ function mediaGrid(ctx: CardContext, media: Media[], outer: number, radius: numb
   const inner = gridInner(outer);
   const layout = mediaLayout(media, inner);
   const height = Math.max(...layout.map((l) => l.y + l.h));
-  const total = { w: inner, h: height };
   return framed(
     ctx,
     { width: outer, height: height + 2 * BORDER, marginTop: 12 },
     radius,
     { position: 'relative' },
     ...layout.map((l) =>
-      box(
-        { position: 'absolute', left: l.x, top: l.y, width: l.w, height: l.h },
-        tile(ctx, l.m, l.w, l.h, cornersOf(l.x, l.y, l.w, l.h, total, radius - BORDER)),
-      ),
+      box({ position: 'absolute', left: l.x, top: l.y, width: l.w, height: l.h }, tile(ctx, l.m, l.w, l.h)),
     ),
   );
 }
 
-function nameLine(ctx: CardContext, post: Post, size: number, badge: number): El {
+function nameLine(ctx: CardContext, post: Post, size: number, badge: number, maxWidth: number): El {
   const v = post.author.verification;
   return box(
-    { alignItems: 'center' },
-    box({ fontWeight: 700, fontSize: size, color: ctx.theme.text, lineHeight: `${size + 5}px` }, post.author.name),
+    { alignItems: 'center', minWidth: 0 },
+    singleLine(
+      { fontWeight: 700, fontSize: size, color: ctx.theme.text, lineHeight: `${size + 5}px` },
+      post.author.name,
+      maxWidth - (v !== 'none' ? badge + 2 : 0),
+    ),
     v !== 'none' ? img(badgeIcon(v), badge, badge, { marginLeft: 2 }) : null,
   );
 }
+
+/** What the header leaves for the name and handle: the card less the avatar, the X logo and their margins. */
+const HEADER_TEXT_WIDTH = INNER - 48 - 10 - 10 - 24;
 
 function header(ctx: CardContext, post: Post): El {
   const square = post.author.avatarShape === 'square';
@@ -262,16 +210,16 @@ function header(ctx: CardContext, post: Post): El {
     { width: INNER, alignItems: 'center' },
     avatar(ctx, post.author.avatarUrl, 48, square ? 6 : 24),
     box(
-      { flexDirection: 'column', marginLeft: 10, flexGrow: 1, flexShrink: 1 },
-      nameLine(ctx, post, 15, 18),
-      box({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, `@${post.author.handle}`),
+      { flexDirection: 'column', marginLeft: 10, marginRight: 10, flexGrow: 1, flexShrink: 1, minWidth: 0 },
+      nameLine(ctx, post, 15, 18, HEADER_TEXT_WIDTH),
+      singleLine({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, `@${post.author.handle}`),
     ),
     img(xLogo(ctx.theme.text), 24, 24),
   );
 }
 
-function replyLine(ctx: CardContext, handle: string): El {
-  return textBlock({ width: INNER, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary, marginTop: 12 }, [
+function replyLine(ctx: CardContext, handle: string, width: number): El {
+  return textBlock({ width, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary, overflowWrap: 'anywhere' }, [
     'Replying to ',
     span({ color: ctx.theme.link }, `@${handle}`),
   ]);
@@ -283,6 +231,7 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
   const rows = poll.choices.map((c) => {
     const pct = total > 0 && c.votes !== undefined ? (c.votes / total) * 100 : 0;
     const winner = c.votes !== undefined && c.votes === max && max > 0;
+    const weight = winner ? 700 : 400;
     return box(
       { position: 'relative', width: INNER, height: 32, marginTop: 8, alignItems: 'center' },
       box({
@@ -294,18 +243,10 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
         borderRadius: 4,
         backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar,
       }),
-      box(
-        {
-          position: 'absolute',
-          left: 10,
-          top: 0,
-          height: 32,
-          alignItems: 'center',
-          fontSize: 15,
-          fontWeight: winner ? 700 : 400,
-          color: ctx.theme.text,
-        },
+      singleLine(
+        { position: 'absolute', left: 10, right: 64, top: 6, fontSize: 15, lineHeight: '20px', fontWeight: weight },
         c.label,
+        INNER - 10 - 64,
       ),
       box(
         {
@@ -315,7 +256,7 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
           height: 32,
           alignItems: 'center',
           fontSize: 15,
-          fontWeight: winner ? 700 : 400,
+          fontWeight: weight,
           color: ctx.theme.text,
         },
         `${pct.toFixed(1).replace(/\.0$/, '')}%`,
@@ -326,20 +267,31 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
   return box(
     { flexDirection: 'column', width: INNER, marginTop: 4 },
     ...rows,
-    box({ marginTop: 8, fontSize: 15, color: ctx.theme.secondary }, summary),
+    box({ marginTop: 8, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary),
   );
 }
 
 function linkCard(ctx: CardContext, card: LinkCard): El {
   const showImage = Boolean(card.image && ctx.assets.get(card.image.url));
+  // The text column: the frame less its border, the side image when there is one, and padding.
+  const linesWidth = INNER - 2 * BORDER - (showImage && !card.large ? 130 : 0) - 24;
+  const line = (color: string, text: string) =>
+    singleLine({ fontSize: 15, lineHeight: '20px', color, width: '100%' }, text, linesWidth);
   const lines = box(
-    { flexDirection: 'column', padding: 12, flexGrow: 1, flexShrink: 1 },
-    card.domain ? box({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, card.domain) : null,
-    card.title ? box({ fontSize: 15, color: ctx.theme.text, lineHeight: '20px' }, card.title) : null,
+    { flexDirection: 'column', padding: 12, flexGrow: 1, flexShrink: 1, minWidth: 0 },
+    card.domain ? line(ctx.theme.secondary, card.domain) : null,
+    card.title ? line(ctx.theme.text, card.title) : null,
     card.description && !card.large
-      ? box(
-          { fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' },
-          card.description.length > 120 ? `${card.description.slice(0, 119)}…` : card.description,
+      ? textBlock(
+          {
+            fontSize: 15,
+            color: ctx.theme.secondary,
+            lineHeight: '20px',
+            overflowWrap: 'anywhere',
+            maxHeight: 40,
+            overflow: 'hidden',
+          },
+          inlineText(card.description.length > 120 ? `${card.description.slice(0, 119)}…` : card.description),
         )
       : null,
   );
@@ -350,7 +302,7 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
       { width: INNER, marginTop: 12 },
       16,
       { flexDirection: 'column' },
-      showImage ? cornered(ctx, card.image!.url, gridInner(INNER), h, { tl: 15, tr: 15 }) : null,
+      showImage ? image(ctx, card.image!.url, gridInner(INNER), h) : null,
       lines,
     );
   }
@@ -359,7 +311,7 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
     { width: INNER, marginTop: 12 },
     16,
     {},
-    showImage ? cornered(ctx, card.image!.url, 130, 130, { tl: 15, bl: 15 }) : null,
+    showImage ? image(ctx, card.image!.url, 130, 130) : null,
     lines,
   );
 }
@@ -373,21 +325,16 @@ function quoteCard(ctx: CardContext, q: Post): El {
     16,
     { flexDirection: 'column', padding: QUOTE_PAD },
     box(
-      { alignItems: 'center', width: QUOTE_INNER },
+      { alignItems: 'center', width: QUOTE_INNER, fontSize: 15, lineHeight: '20px' },
       avatar(ctx, q.author.avatarUrl, 20, square ? 4 : 10),
-      box({ marginLeft: 6, fontWeight: 700, fontSize: 15, color: ctx.theme.text }, q.author.name),
+      singleLine({ marginLeft: 6, fontWeight: 700, color: ctx.theme.text, flexShrink: 1 }, q.author.name),
       v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2 }) : null,
-      box(
-        { marginLeft: 4, fontSize: 15, color: ctx.theme.secondary, flexShrink: 1 },
+      singleLine(
+        { marginLeft: 4, color: ctx.theme.secondary, flexShrink: 10 },
         `@${q.author.handle} · ${shortDate(q.createdAt)}`,
       ),
     ),
-    q.replyTo
-      ? textBlock({ width: QUOTE_INNER, fontSize: 15, color: ctx.theme.secondary, marginTop: 4 }, [
-          'Replying to ',
-          span({ color: ctx.theme.link }, `@${q.replyTo.handle}`),
-        ])
-      : null,
+    q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo.handle, QUOTE_INNER)) : null,
     q.text
       ? box(
           { marginTop: 4 },
@@ -397,7 +344,7 @@ function quoteCard(ctx: CardContext, q: Post): El {
             lineHeight: 20,
             color: ctx.theme.text,
             linkColor: ctx.theme.link,
-          })!,
+          }),
         )
       : null,
     q.media.length ? mediaGrid(ctx, q.media, QUOTE_INNER, 12) : null,
@@ -477,17 +424,17 @@ export function buildCard(post: Post, ctx: CardContext): El {
       width: CARD_WIDTH,
       fontFamily: ctx.fontFamily,
       color: t.text,
-      // Explicit everywhere: "normal" line height differs between satori and browsers.
+      // Explicit: "normal" line height differs from engine to engine.
       lineHeight: 1.35,
     },
     CARD_RADIUS,
     { flexDirection: 'column', padding: PAD },
     header(ctx, post),
-    post.replyTo ? replyLine(ctx, post.replyTo.handle) : null,
+    post.replyTo ? box({ marginTop: 12 }, replyLine(ctx, post.replyTo.handle, INNER)) : null,
     post.text
       ? box(
           { marginTop: 12 },
-          renderText(post, { width: INNER, fontSize: 20, lineHeight: 26, color: t.text, linkColor: t.link })!,
+          renderText(post, { width: INNER, fontSize: 20, lineHeight: 26, color: t.text, linkColor: t.link }),
         )
       : null,
     post.poll ? pollBlock(ctx, post.poll) : null,

@@ -1,50 +1,85 @@
-// Emoji are drawn as Twemoji SVGs shipped in @twemoji/svg: the same picture in SVG, PNG and HTML.
+// Emoji are Twemoji SVGs (npm @discordapp/twemoji, Emoji 16): the same picture in SVG, PNG and
+// HTML, and never a glyph of a text font.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { ImageBytes } from './tree.ts';
 
 const require = createRequire(import.meta.url);
-const DIR = path.dirname(require.resolve('@twemoji/svg/package.json'));
-const available = new Set(
-  fs
-    .readdirSync(DIR)
-    .filter((f) => f.endsWith('.svg'))
-    .map((f) => f.slice(0, -4)),
-);
-const cache = new Map<string, string | null>();
+const DIR = path.join(path.dirname(require.resolve('@discordapp/twemoji/package.json')), 'dist', 'svg');
+let available: Set<string> | null = null;
+const cache = new Map<string, ImageBytes | null>();
 
-const ZWJ = '\u200d';
-
-/** Twemoji's file naming: code points in hex joined by '-', without U+FE0F unless the sequence has a ZWJ. */
-function twemojiNames(grapheme: string): string[] {
-  const all = [...grapheme].map((c) => c.codePointAt(0)!.toString(16));
-  const stripped = [...grapheme.replace(/\ufe0f/g, '')].map((c) => c.codePointAt(0)!.toString(16));
-  return grapheme.includes(ZWJ) ? [all.join('-'), stripped.join('-')] : [stripped.join('-'), all.join('-')];
+/** Every sequence Twemoji ships, by its file name (hex code points joined by '-'). */
+export function twemojiNames(): Set<string> {
+  available ??= new Set(
+    fs
+      .readdirSync(DIR)
+      .filter((f) => f.endsWith('.svg'))
+      .map((f) => f.slice(0, -4)),
+  );
+  return available;
 }
 
-/** The Twemoji SVG for one grapheme, as a data URI, or null when it is not an emoji Twemoji draws. */
-export function emojiDataUri(grapheme: string): string | null {
-  if (cache.has(grapheme)) return cache.get(grapheme)!;
-  const name = twemojiNames(grapheme).find((n) => available.has(n));
-  const uri = name
-    ? `data:image/svg+xml;base64,${fs.readFileSync(path.join(DIR, `${name}.svg`)).toString('base64')}`
+/** Twemoji's file naming: code points in hex, U+FE0F kept only in some ZWJ sequences. */
+function candidateNames(grapheme: string): string[] {
+  const all = [...grapheme].map((c) => c.codePointAt(0)!.toString(16));
+  const stripped = [...grapheme.replace(/\ufe0f/g, '')].map((c) => c.codePointAt(0)!.toString(16));
+  return [stripped.join('-'), all.join('-')];
+}
+
+/** The Twemoji SVG for one grapheme, or null when Twemoji does not draw it. */
+export function emojiImage(grapheme: string): ImageBytes | null {
+  let image = cache.get(grapheme);
+  if (image !== undefined) return image;
+  const names = twemojiNames();
+  const name = candidateNames(grapheme).find((n) => names.has(n));
+  image = name
+    ? { key: `emoji:${name}`, mime: 'image/svg+xml', bytes: fs.readFileSync(path.join(DIR, `${name}.svg`)) }
     : null;
-  cache.set(grapheme, uri);
-  return uri;
+  if (cache.size > 4000) cache.clear();
+  cache.set(grapheme, image);
+  return image;
 }
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
-const PICTO = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\u20e3/u;
+const CANDIDATE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3/u;
+const MODIFIER = /\p{Emoji_Modifier}/u;
+const MODIFIER_SPLIT = /(\p{Emoji_Modifier})/u;
+const PRESENTATION = /\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3|\ufe0f|\u200d/u;
 
-/** Splits text into plain runs and emoji graphemes (those Twemoji has). */
+/**
+ * Whether a grapheme is drawn as an emoji picture. Pictographs from U+1F000 on are emoji as on
+ * X (🗺 without U+FE0F too); older symbols (© ™ ↔ ☺ ♥) stay text unless U+FE0F, a modifier or
+ * a joiner asks for the emoji; U+FE0E always asks for text.
+ */
+export function isEmoji(grapheme: string): boolean {
+  if (!CANDIDATE.test(grapheme) || grapheme.includes('\ufe0e')) return false;
+  const first = grapheme.codePointAt(0)!;
+  if (!(first >= 0x1f000 || PRESENTATION.test(grapheme))) return false;
+  return emojiImage(grapheme) !== null;
+}
+
+/** Splits text into plain runs and emoji graphemes (those Twemoji draws). */
 export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }> {
+  if (!CANDIDATE.test(text)) return [{ emoji: false, text }];
   const out: Array<{ emoji: boolean; text: string }> = [];
-  if (!PICTO.test(text)) return [{ emoji: false, text }];
-  for (const { segment } of segmenter.segment(text)) {
-    const emoji = PICTO.test(segment) && emojiDataUri(segment) !== null;
+  const push = (emoji: boolean, piece: string) => {
     const last = out.at(-1);
-    if (!emoji && last && !last.emoji) last.text += segment;
-    else out.push({ emoji, text: segment });
+    if (!emoji && last && !last.emoji) last.text += piece;
+    else out.push({ emoji, text: piece });
+  };
+  for (const { segment } of segmenter.segment(text)) {
+    if (isEmoji(segment)) {
+      push(true, segment);
+    } else if (MODIFIER.test(segment)) {
+      // A skin-tone swatch after anything but an emoji joins that grapheme: it is drawn on its own.
+      for (const piece of segment.split(MODIFIER_SPLIT)) {
+        if (piece) push(isEmoji(piece), piece);
+      }
+    } else {
+      push(false, segment);
+    }
   }
   return out;
 }

@@ -1,24 +1,57 @@
-// Fonts ship with the package (npm @fontsource/*, WOFF), split by Unicode subset. A render loads
-// only the subsets that cover the characters it draws: a Latin post never parses a CJK font.
+// Fonts ship with the package (npm @fontsource/noto-*, WOFF), split by Unicode subset. A render
+// loads only the subsets that have glyphs for the characters it draws: a Latin post never parses
+// a CJK or Tamil font.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { readCoverage } from './woff-cmap.ts';
 
 export interface FontFace {
-  /** Unique per subset: satori picks one font per family name, so each subset is its own family. */
+  /** The CSS family: one per package, its subsets told apart by their glyphs. */
+  family: string;
+  /** Unique per subset file and weight. */
   name: string;
   weight: 400 | 700;
   file: string;
+  /** unicode-range the package declares: a first filter before the font's own cmap. */
   ranges: Array<[number, number]>;
 }
 
 const require = createRequire(import.meta.url);
 
-// Priority order: the first face whose unicode-range covers a character draws it.
-const BASE_PACKAGES = ['noto-sans', 'noto-sans-arabic', 'noto-sans-hebrew', 'noto-sans-thai', 'noto-sans-symbols-2'];
-const CJK_DEFAULT = ['noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'];
-const CJK_JAPANESE = ['noto-sans-jp', 'noto-sans-sc', 'noto-sans-kr'];
+// Priority order: the first family with a glyph draws a character, in the engine as in a browser.
+// Symbols and math come before CJK, whose fonts also draw arrows and stars, full-width.
+const SCRIPT_PACKAGES = [
+  'noto-sans',
+  'noto-sans-arabic',
+  'noto-sans-hebrew',
+  'noto-sans-thai',
+  'noto-sans-devanagari',
+  'noto-sans-bengali',
+  'noto-sans-tamil',
+  'noto-sans-telugu',
+  'noto-sans-gujarati',
+  'noto-sans-gurmukhi',
+  'noto-sans-malayalam',
+  'noto-sans-kannada',
+  'noto-sans-sinhala',
+  'noto-sans-khmer',
+  'noto-sans-lao',
+  'noto-sans-myanmar',
+  'noto-sans-georgian',
+  'noto-sans-armenian',
+  'noto-sans-ethiopic',
+  'noto-sans-symbols',
+  'noto-sans-symbols-2',
+  'noto-sans-math',
+];
+const CJK_ORDERS: Record<'sc' | 'tc' | 'ja', string[]> = {
+  sc: ['noto-sans-sc', 'noto-sans-tc', 'noto-sans-jp', 'noto-sans-kr'],
+  tc: ['noto-sans-tc', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'],
+  ja: ['noto-sans-jp', 'noto-sans-sc', 'noto-sans-tc', 'noto-sans-kr'],
+};
+/** Packages split into many numbered subsets: their declared ranges are trusted as a filter. */
+const CJK = new Set(CJK_ORDERS.sc);
 
 function packageDir(pkg: string): string {
   return path.dirname(require.resolve(`@fontsource/${pkg}/package.json`));
@@ -43,94 +76,150 @@ function parseCss(pkg: string, weight: 400 | 700): FontFace[] {
     const range = /unicode-range:\s*([^;]+);/.exec(block)?.[1];
     if (!file || !range) continue;
     const subset = file.replace(`${pkg}-`, '').replace(/-\d00-normal\.woff$/, '');
-    faces.push({ name: `${pkg}~${subset}`, weight, file: path.join(dir, 'files', file), ranges: parseRanges(range) });
+    faces.push({
+      family: pkg,
+      name: `${pkg}~${subset}~${weight}`,
+      weight,
+      file: path.join(dir, 'files', file),
+      ranges: parseRanges(range),
+    });
   }
   return faces;
 }
 
-interface Index {
-  faces: FontFace[];
-  /** Per priority order, the 400 faces (coverage is decided on regular weight). */
-  byOrder: Map<string, FontFace[]>;
+let allFaces: FontFace[] | null = null;
+
+/** Every face the package ships, regular and bold. */
+export function listFaces(): FontFace[] {
+  allFaces ??= [...SCRIPT_PACKAGES, ...CJK_ORDERS.sc].flatMap((pkg) => [...parseCss(pkg, 400), ...parseCss(pkg, 700)]);
+  return allFaces;
 }
 
-let index: Index | null = null;
+const orders = new Map<string, FontFace[]>();
 
-function loadIndex(): Index {
-  if (index) return index;
-  const faces: FontFace[] = [];
-  for (const pkg of [...BASE_PACKAGES, ...CJK_DEFAULT]) faces.push(...parseCss(pkg, 400), ...parseCss(pkg, 700));
-  const byOrder = new Map<string, FontFace[]>();
-  for (const [key, cjk] of [
-    ['default', CJK_DEFAULT],
-    ['ja', CJK_JAPANESE],
-  ] as const) {
-    const order = [...BASE_PACKAGES, ...cjk];
-    byOrder.set(
-      key,
-      faces
-        .filter((f) => f.weight === 400)
-        .sort((a, b) => order.indexOf(a.name.split('~')[0]) - order.indexOf(b.name.split('~')[0])),
-    );
+/** The regular faces in fallback order (coverage is decided on the regular weight). */
+function regularFaces(cjk: keyof typeof CJK_ORDERS): FontFace[] {
+  let order = orders.get(cjk);
+  if (!order) {
+    const rank = [...SCRIPT_PACKAGES, ...CJK_ORDERS[cjk]];
+    order = listFaces()
+      .filter((f) => f.weight === 400)
+      .sort((a, b) => rank.indexOf(a.family) - rank.indexOf(b.family));
+    orders.set(cjk, order);
   }
-  index = { faces, byOrder };
-  return index;
+  return order;
 }
 
 const coverage = new Map<string, Set<number>>();
 
-/** Declared range first (cheap), then the font's own cmap (read once per face). */
-function covers(face: FontFace, cp: number): boolean {
-  let inRange = false;
-  for (const [a, b] of face.ranges) if (cp >= a && cp <= b) inRange = true;
-  if (!inRange) return false;
+/** The code points a face has glyphs for (its cmap, read once). */
+export function coverageOf(face: FontFace): Set<number> {
   let set = coverage.get(face.file);
   if (!set) coverage.set(face.file, (set = readCoverage(readFontData(face))));
-  return set.has(cp);
+  return set;
 }
 
-const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}/u;
+const servedRanges = new Map<string, Array<[number, number]>>();
+
+/**
+ * The unicode-range a face serves, in the engine and in the HTML output alike: the declared one
+ * for CJK subsets, the glyphs the font really has otherwise (some packages declare less).
+ */
+export function rangesOf(face: FontFace): Array<[number, number]> {
+  if (CJK.has(face.family)) return face.ranges;
+  let ranges = servedRanges.get(face.file);
+  if (!ranges) {
+    ranges = [];
+    for (const cp of [...coverageOf(face)].sort((a, b) => a - b)) {
+      const last = ranges.at(-1);
+      if (last && last[1] === cp - 1) last[1] = cp;
+      else ranges.push([cp, cp]);
+    }
+    servedRanges.set(face.file, ranges);
+  }
+  return ranges;
+}
+
+function covers(face: FontFace, cp: number): boolean {
+  if (CJK.has(face.family) && !face.ranges.some(([a, b]) => cp >= a && cp <= b)) return false;
+  return coverageOf(face).has(cp);
+}
+
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff]/;
+// Common characters whose Simplified form differs: text with them is Traditional Chinese, drawn
+// with Traditional glyph forms (X's lang is often just "zh").
+const TRADITIONAL =
+  /[們這個為說國來時會後對學開關與還從動體點當過發現問員經頭實長進聽聽說萬東車書見電話讓認識覺處興覽覺號錢題類應該樣麼臺灣歡謝愛氣網頁歲總費門間]/;
+
+/** Which CJK fonts come first for a post: Japanese, Traditional or (default) Simplified. */
+function cjkOrder(text: string, lang?: string): keyof typeof CJK_ORDERS {
+  if (lang === 'ja' || KANA.test(text)) return 'ja';
+  if (/^zh-(tw|hk|mo|hant)/i.test(lang ?? '') || TRADITIONAL.test(text)) return 'tc';
+  return 'sc';
+}
 
 export interface FontSelection {
   faces: FontFace[];
-  /** Family names in fallback order, for the CSS font-family of every text node. */
+  /** Family names in fallback order, for the CSS font-family of the card. */
   families: string[];
+  /** Code points no face has a glyph for. */
+  missing: number[];
 }
 
 const selectionCache = new Map<string, FontSelection>();
+// Controls, format characters (joiners, tags) and variation selectors draw nothing of their own.
+const INVISIBLE = /^(?:\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector})$/u;
 
-/** The faces (regular and bold) that cover `text`, in fallback order. Emoji are drawn as images, not here. */
-export function selectFonts(text: string, lang?: string): FontSelection {
-  const { faces, byOrder } = loadIndex();
-  const japanese = lang === 'ja' || KANA.test(text);
-  const order = byOrder.get(japanese ? 'ja' : 'default')!;
+/**
+ * The faces (regular and bold) with glyphs for `text`, in fallback order. `isPicture` tells the
+ * characters drawn as images (emoji): no font is loaded for them.
+ */
+export function selectFonts(
+  text: string,
+  lang?: string,
+  isPicture: (cp: number) => boolean = () => false,
+): FontSelection {
+  const cjk = cjkOrder(text, lang);
+  const order = regularFaces(cjk);
   // Latin is always there: handles, dates and counters are drawn in it.
   const chosen = new Set<string>(['noto-sans~latin']);
+  const missing: number[] = [];
   const seen = new Set<number>();
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
-    // ASCII is in Latin; U+FE0E/FE0F and joiners only select presentations.
-    if (cp < 0x80 || cp === 0xfe0e || cp === 0xfe0f || cp === 0x200d || seen.has(cp)) continue;
-    // Emoji are Twemoji images; a font that happens to have them must not be loaded for them.
-    // Symbols below U+1F000 (☄ ✓ ♥) are often meant as text and stay with the fonts.
-    if (cp >= 0x1f000 && EMOJI.test(ch)) continue;
+    if (cp < 0x80 || seen.has(cp)) continue;
     seen.add(cp);
+    if (isPicture(cp)) continue;
     const face = order.find((f) => covers(f, cp));
-    if (face) chosen.add(face.name);
+    if (face) chosen.add(face.name.replace(/~400$/, ''));
+    else if (!INVISIBLE.test(ch)) missing.push(cp);
   }
-  const key = `${japanese ? 'ja' : ''}|${[...chosen].join(',')}`;
+  const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;
   const cached = selectionCache.get(key);
   if (cached) return cached;
-  const families = order.filter((f) => chosen.has(f.name)).map((f) => f.name);
-  const selection = { faces: faces.filter((f) => chosen.has(f.name)), families };
+  const faces = listFaces().filter((f) => chosen.has(f.name.replace(/~[47]00$/, '')));
+  const families = [...new Set(order.map((f) => f.family))].filter((family) => faces.some((f) => f.family === family));
+  const selection = { faces, families, missing };
+  if (selectionCache.size > 2000) selectionCache.clear();
   selectionCache.set(key, selection);
   return selection;
 }
 
+const glyphs = new Map<number, boolean>();
+
+/** Whether any shipped face has a glyph for the code point. */
+export function hasGlyph(cp: number): boolean {
+  let has = glyphs.get(cp);
+  if (has === undefined) {
+    has = cp < 0x80 || regularFaces('sc').some((f) => covers(f, cp));
+    glyphs.set(cp, has);
+  }
+  return has;
+}
+
 const data = new Map<string, Buffer>();
 
-/** Font bytes, read once: satori caches parsed fonts by the identity of this buffer. */
+/** Font bytes, read once per thread. */
 export function readFontData(face: FontFace): Buffer {
   let buf = data.get(face.file);
   if (!buf) data.set(face.file, (buf = fs.readFileSync(face.file)));

@@ -1,9 +1,10 @@
-// The same card tree as an HTML document: self-contained (fonts and images inlined as data
-// URIs), no scripts, and a Content-Security-Policy that forbids any request or script even if
-// something slipped through. Every piece of text is escaped; only data: images are emitted.
-import { emojiDataUri, splitEmoji } from './emoji.ts';
-import { readFontData, type FontFace } from './fonts.ts';
-import type { Child, El, Style } from './tree.ts';
+// The same card tree as an HTML document: natural markup (a paragraph is one element with its
+// text and `dir`, entities are inline spans, emoji are images whose alt is the emoji), fonts and
+// images inlined as data URIs, no scripts, and a Content-Security-Policy that forbids any request
+// or script even if something slipped through. Every piece of text is escaped.
+import { dataUri } from './assets.ts';
+import { type FontFace, rangesOf, readFontData } from './fonts.ts';
+import { BASE_CSS, type Child, type El, type Style } from './tree.ts';
 
 const UNITLESS = new Set(['fontWeight', 'flexGrow', 'flexShrink', 'opacity', 'zIndex', 'lineHeight']);
 
@@ -17,45 +18,33 @@ function cssValue(key: string, value: string | number): string {
 }
 
 function styleAttr(style: Style | undefined): string {
-  if (!style) return '';
+  if (!style || Object.keys(style).length === 0) return '';
   const css = Object.entries(style)
     .map(([k, v]) => `${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}:${cssValue(k, v)}`)
     .join(';');
   return ` style="${escapeHtml(css)}"`;
 }
 
-function textHtml(text: string): string {
-  const parts = splitEmoji(text);
-  const html = parts
-    .map((part) =>
-      part.emoji
-        ? `<img class="e" alt="${escapeHtml(part.text)}" src="${emojiDataUri(part.text)}">`
-        : escapeHtml(part.text),
-    )
-    .join('');
-  // One inline run: inside a flex box, text and emoji images would otherwise become separate
-  // flex items and lose the spaces between them.
-  return parts.some((p) => p.emoji) ? `<span>${html}</span>` : html;
+function nodeHtml(node: Child): string {
+  if (typeof node === 'string') return escapeHtml(node);
+  const { style, children, image, alt, dir, lang } = node.props;
+  if (node.type === 'img') {
+    return `<img src="${escapeHtml(dataUri(image!))}" alt="${escapeHtml(alt ?? '')}"${styleAttr(style)}>`;
+  }
+  const attrs = `${dir ? ` dir="${dir}"` : ''}${lang ? ` lang="${escapeHtml(lang)}"` : ''}${styleAttr(style)}`;
+  return `<${node.type}${attrs}>${(children ?? []).map(nodeHtml).join('')}</${node.type}>`;
 }
 
-function nodeHtml(node: Child): string {
-  if (typeof node === 'string') return textHtml(node);
-  const { style, children, src, width, height } = node.props;
-  if (node.type === 'img') {
-    if (!src?.startsWith('data:')) return '';
-    return `<img src="${escapeHtml(src)}" width="${width ?? 0}" height="${height ?? 0}" alt=""${styleAttr(style)}>`;
-  }
-  const kids = children === undefined ? [] : Array.isArray(children) ? children : [children];
-  return `<${node.type}${styleAttr(style)}>${kids.map(nodeHtml).join('')}</${node.type}>`;
+const hex = (cp: number) => cp.toString(16).toUpperCase();
+
+function fontFaceCss(f: FontFace): string {
+  const range = rangesOf(f)
+    .map(([a, b]) => (a === b ? `U+${hex(a)}` : `U+${hex(a)}-${hex(b)}`))
+    .join(',');
+  return `@font-face{font-family:"${f.family}";font-weight:${f.weight};unicode-range:${range};src:url(data:font/woff;base64,${readFontData(f).toString('base64')}) format("woff")}`;
 }
 
 export function renderHtmlDocument(tree: El, faces: FontFace[], title: string): string {
-  const fontCss = faces
-    .map(
-      (f) =>
-        `@font-face{font-family:"${f.name}";font-weight:${f.weight};src:url(data:font/woff;base64,${readFontData(f).toString('base64')}) format("woff")}`,
-    )
-    .join('\n');
   return `<!doctype html>
 <html><head><meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'">
@@ -63,12 +52,10 @@ export function renderHtmlDocument(tree: El, faces: FontFace[], title: string): 
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>
-${fontCss}
-*{box-sizing:border-box;margin:0;padding:0}
+${faces.map(fontFaceCss).join('\n')}
+${BASE_CSS}
 html,body{background:transparent}
 body{display:inline-flex;-webkit-font-smoothing:antialiased}
-div,span{min-width:0;min-height:0}
-img.e{width:1em;height:1em;vertical-align:-0.15em;display:inline}
 </style></head>
 <body>${nodeHtml(tree)}</body></html>
 `;

@@ -1,11 +1,11 @@
-// Icons drawn here as small SVGs (badges, X mark, counters, play button), embedded as data URIs.
+// Icons drawn here as small SVGs (badges, X mark, counters, play button): vector in every format.
 import type { Verification } from '../sources/post.ts';
+import type { ImageBytes } from './tree.ts';
 
-const uri = (svg: string) => `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
-const cache = new Map<string, string>();
-const memo = (key: string, make: () => string) => {
+const cache = new Map<string, ImageBytes>();
+const memo = (key: string, make: () => string): ImageBytes => {
   let v = cache.get(key);
-  if (!v) cache.set(key, (v = uri(make())));
+  if (!v) cache.set(key, (v = { key: `icon:${key}`, mime: 'image/svg+xml', bytes: Buffer.from(make()) }));
   return v;
 };
 
@@ -26,7 +26,7 @@ const BADGE_COLORS: Record<Exclude<Verification, 'none'>, string> = {
   government: '#829aab',
 };
 
-export function badgeIcon(kind: Exclude<Verification, 'none'>): string {
+export function badgeIcon(kind: Exclude<Verification, 'none'>): ImageBytes {
   return memo(
     `badge:${kind}`,
     () =>
@@ -35,7 +35,7 @@ export function badgeIcon(kind: Exclude<Verification, 'none'>): string {
   );
 }
 
-export function xLogo(color: string): string {
+export function xLogo(color: string): ImageBytes {
   return memo(
     `x:${color}`,
     () =>
@@ -58,7 +58,7 @@ const COUNTER_PATHS: Record<string, string> = {
   quotes: '<path d="M5 6h14v9H9l-4 3.5z"/>',
 };
 
-export function counterIcon(kind: keyof typeof COUNTER_PATHS, color: string): string {
+export function counterIcon(kind: keyof typeof COUNTER_PATHS, color: string): ImageBytes {
   return memo(
     `counter:${kind}:${color}`,
     () =>
@@ -66,7 +66,7 @@ export function counterIcon(kind: keyof typeof COUNTER_PATHS, color: string): st
   );
 }
 
-export function playButton(): string {
+export function playButton(): ImageBytes {
   return memo(
     'play',
     () =>
@@ -75,31 +75,19 @@ export function playButton(): string {
   );
 }
 
-/** Drawn where a media fetch failed: a neutral panel with a picture glyph, never a broken request. */
-export function placeholderImage(background: string, glyph: string): string {
-  return memo(
-    `ph:${background}:${glyph}`,
-    () =>
-      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 160 90" preserveAspectRatio="xMidYMid slice"><rect width="160" height="90" fill="${background}"/>` +
-      `<g fill="none" stroke="${glyph}" stroke-width="2.5" stroke-linejoin="round"><rect x="62" y="30" width="36" height="30" rx="3"/>` +
-      `<path d="M64 56l10-11 8 8 5-5 9 8"/><circle cx="88" cy="38" r="3"/></g></svg>`,
-  );
-}
-
 /**
- * The outside of a rounded corner, in the card's background colour. Laid over a photo's corner it
- * rounds the photo without a clip path (which resvg renders as a full-size layer).
+ * Drawn where a media fetch failed: a neutral panel with a picture glyph, never a broken request.
+ * Made at the box's own aspect ratio, so no renderer has to fit it (they disagree on SVG images).
  */
-export function cornerCutter(color: string, radius: number, corner: 'tl' | 'tr' | 'bl' | 'br'): string {
-  const r = radius;
-  const d = {
-    tl: `M0,0H${r}A${r},${r} 0 0 0 0,${r}Z`,
-    tr: `M${r},0V${r}A${r},${r} 0 0 0 0,0Z`,
-    bl: `M0,${r}V0A${r},${r} 0 0 0 ${r},${r}Z`,
-    br: `M${r},${r}H0A${r},${r} 0 0 0 ${r},0Z`,
-  }[corner];
-  return memo(
-    `corner:${color}:${r}:${corner}`,
-    () => `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${r} ${r}"><path d="${d}" fill="${color}"/></svg>`,
-  );
+export function placeholderImage(background: string, glyph: string, width: number, height: number): ImageBytes {
+  return memo(`ph:${background}:${glyph}:${width}x${height}`, () => {
+    // The glyph is 36×30 units around (80, 45) in a 160×90 panel, scaled to the box's height.
+    const k = height / 90;
+    const dx = (width / k - 160) / 2;
+    return (
+      `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}"><rect width="${width}" height="${height}" fill="${background}"/>` +
+      `<g transform="scale(${k.toFixed(4)}) translate(${dx.toFixed(2)} 0)" fill="none" stroke="${glyph}" stroke-width="2.5" stroke-linejoin="round"><rect x="62" y="30" width="36" height="30" rx="3"/>` +
+      '<path d="M64 56l10-11 8 8 5-5 9 8"/><circle cx="88" cy="38" r="3"/></g></svg>'
+    );
+  });
 }

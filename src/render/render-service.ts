@@ -78,8 +78,8 @@ export class Renderer {
     if (hit) return hit;
     const assets = await loadAssets(post, this.media, scale);
     const job = { ...options, scale };
-    // Without workers (CLI) the renderer loads here; with them, satori and resvg stay out of the
-    // main thread altogether.
+    // Without workers (CLI) the renderer loads here; with them, the engine stays out of the main
+    // thread altogether.
     const out = this.pool
       ? await this.pool.run(post, assets, job)
       : await (await import('./renderer.ts')).renderCard(post, assets, job);
@@ -100,9 +100,9 @@ export class Renderer {
     this.state = 'warming';
     try {
       const cards = await loadWarmUpCards(2);
-      // Mostly SVG: satori's JavaScript is what needs compiling, and an SVG is its cheapest use
-      // (a warm-up PNG costs 3-5 SVGs, most of it in native raster and deflate code).
-      const formats: RenderFormat[] = ['svg', 'svg', 'png', 'svg', 'svg', 'svg', 'html', 'svg', 'svg', 'svg'];
+      // Every format once early: each has its own first-use costs (raster buffers, deflate, font
+      // files inlined in HTML); after the first few cards a worker draws at full speed.
+      const formats: RenderFormat[] = ['png', 'svg', 'html', 'png', 'svg', 'png'];
       const deadline = performance.now() + budgetMs;
       let n = 0;
       while (performance.now() < deadline && !pool.closed) {

@@ -1,16 +1,109 @@
-// Post text as card elements: entity colours, kept line breaks, and right-to-left paragraphs.
-//
-// satori shapes each run (Arabic joining, Devanagari reordering) but lays words out left to
-// right whatever the script. Paragraphs with right-to-left text are therefore laid out here: the
-// Unicode bidi algorithm (bidi-js) gives each word its direction; words flow in a wrapping flex
-// row that runs right to left when the paragraph is RTL, and runs of the other direction are
-// kept together in a nested row of their own direction.
+// Post text as card elements: one block per paragraph, with its own direction, entity runs as
+// inline spans and emoji as inline Twemoji images. Shaping, bidi ordering and line breaking are
+// the layout engine's (and the browser's, for HTML): nothing here reorders or measures text.
 import bidiFactory from 'bidi-js';
 import { segmentText, type Post } from '../sources/post.ts';
-import { box, span, textBlock, type Child, type El } from './tree.ts';
+import { emojiImage, splitEmoji } from './emoji.ts';
+import { hasGlyph } from './fonts.ts';
+import { span, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
-const RTL_CHAR = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufeff]/;
+const MAYBE_RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+
+/**
+ * The direction of a paragraph from its first strong character (UAX #9 P2-P3, as `dir=auto`
+ * does); `fallback` when it has none (digits, punctuation, emoji only).
+ */
+export function directionOf(text: string, fallback: 'ltr' | 'rtl' = 'ltr'): 'ltr' | 'rtl' {
+  if (!MAYBE_RTL.test(text)) return /\p{L}/u.test(text) ? 'ltr' : fallback;
+  const { paragraphs } = bidi.getEmbeddingLevels(text.replace(/\n/g, ' '), 'auto');
+  const level = paragraphs[0]?.level ?? 0;
+  if (level % 2 === 1) return 'rtl';
+  // bidi-js gives level 0 both for a first strong L and for no strong character at all.
+  return /\p{L}/u.test(text) ? 'ltr' : fallback;
+}
+
+/**
+ * Text as drawn: composed (NFC: text pasted from macOS arrives decomposed, and a base letter and
+ * its mark then come from one font), without U+FEFF (a byte-order mark, invisible on X), and a
+ * character no font draws replaced by its compatibility form when fonts draw that (⅓ → 1⁄3).
+ */
+export function cleanText(text: string): string {
+  const composed = text.normalize('NFC').replace(/\ufeff/g, '');
+  return BEYOND_PUNCTUATION.test(composed)
+    ? composed.replace(BEYOND_PUNCTUATION_ALL, (ch, emoji?: string) => (emoji ? ch : substitute(ch)))
+    : composed;
+}
+
+// Characters whose compatibility form is worth drawing instead (fractions, ligatures, full-width
+// forms) lie from U+2001 on: only those are looked up, and not when U+FE0F asks for an emoji (ℹ️).
+const BEYOND_PUNCTUATION = /[\u2001-\u{10ffff}]/u;
+const BEYOND_PUNCTUATION_ALL = /[\u2001-\u{10ffff}](?=(\ufe0f)?)/gu;
+const substitutes = new Map<string, string>();
+
+function substitute(ch: string): string {
+  let out = substitutes.get(ch);
+  if (out === undefined) {
+    const compatible = ch.normalize('NFKC');
+    const drawable = (s: string) => [...s].every((c) => hasGlyph(c.codePointAt(0)!));
+    out = compatible !== ch && !drawable(ch) && drawable(compatible) ? compatible : ch;
+    substitutes.set(ch, out);
+  }
+  return out;
+}
+
+/** An emoji as an inline image the size of the text around it (X: 1.2em, lowered by a fifth). */
+export function emojiEl(grapheme: string): El | null {
+  const image = emojiImage(grapheme);
+  if (!image) return null;
+  return {
+    type: 'img',
+    props: {
+      image,
+      alt: grapheme,
+      style: {
+        display: 'inline-block',
+        width: '1.2em',
+        height: '1.2em',
+        margin: '0 0.075em',
+        verticalAlign: '-0.25em',
+      },
+    },
+  };
+}
+
+/** Plain text and emoji images, in order: the children of a run of inline text. */
+export function inlineText(text: string): Child[] {
+  return splitEmoji(cleanText(text)).map((part) => (part.emoji ? (emojiEl(part.text) ?? part.text) : part.text));
+}
+
+const CLIP_SLACK = 8;
+
+/**
+ * One line of text that never wraps and ends in an ellipsis when it does not fit. The clip that
+ * the ellipsis needs reaches 8px above and below the line: marks outside the line box (the dots
+ * under a final Arabic ي, stacked Vietnamese accents) are drawn, not cut off. `fitWidth`: the
+ * most the line can be given, for a line with emoji (tree.ts).
+ */
+export function singleLine(style: Style, text: string, fitWidth?: number): El {
+  const line = textBlock(
+    {
+      whiteSpace: 'pre',
+      overflow: 'hidden',
+      textOverflow: 'ellipsis',
+      minWidth: 0,
+      paddingTop: CLIP_SLACK,
+      paddingBottom: CLIP_SLACK,
+      marginTop: -CLIP_SLACK,
+      marginBottom: -CLIP_SLACK,
+      ...style,
+    },
+    inlineText(text),
+    directionOf(text),
+  );
+  if (fitWidth !== undefined && line.props.children?.some((c) => typeof c !== 'string')) line.props.fitWidth = fitWidth;
+  return line;
+}
 
 export interface TextStyle {
   width: number;
@@ -32,87 +125,43 @@ function paragraphsOf(post: Pick<Post, 'text' | 'entities'>): Run[][] {
     const link = seg.type !== 'text';
     seg.text.split('\n').forEach((piece, i) => {
       if (i > 0) paragraphs.push([]);
-      if (piece) paragraphs.at(-1)!.push({ text: piece, link });
+      const text = cleanText(piece);
+      if (text) paragraphs.at(-1)!.push({ text, link });
     });
   }
   return paragraphs;
 }
 
-function inlineParagraph(runs: Run[], s: TextStyle, preWrap: boolean): El {
-  const children: Child[] = runs.map((r) => (r.link ? span({ color: s.linkColor }, r.text) : r.text));
-  return textBlock(
-    {
-      width: s.width,
-      fontSize: s.fontSize,
-      lineHeight: `${s.lineHeight}px`,
-      color: s.color,
-      whiteSpace: preWrap ? 'pre-wrap' : 'normal',
-      wordBreak: 'break-word',
-    },
-    children,
-  );
-}
-
-interface Word {
-  text: string;
-  link: boolean;
-  rtl: boolean;
-}
-
-function bidiParagraph(runs: Run[], s: TextStyle): El {
-  const text = runs.map((r) => r.text).join('');
-  const { levels, paragraphs } = bidi.getEmbeddingLevels(text, 'auto');
-  const baseRtl = (paragraphs[0]?.level ?? 0) % 2 === 1;
-  const words: Word[] = [];
-  let offset = 0;
-  for (const run of runs) {
-    for (const m of run.text.matchAll(/\S+/g)) {
-      const start = offset + m.index!;
-      let rtl = false;
-      for (let i = start; i < start + m[0].length; i++) if (levels[i] % 2 === 1) rtl = true;
-      words.push({ text: m[0], link: run.link, rtl });
-    }
-    offset += run.text.length;
-  }
-  const gap = Math.round(s.fontSize * 0.27);
-  const wordEl = (w: Word): El =>
-    box({ color: w.link ? s.linkColor : s.color, fontSize: s.fontSize, lineHeight: `${s.lineHeight}px` }, w.text);
-  // Consecutive words of one direction form a group; a group against the paragraph direction
-  // is nested so its words keep their own order.
-  const groups: Word[][] = [];
-  for (const w of words) {
-    const last = groups.at(-1);
-    if (last && last[0].rtl === w.rtl) last.push(w);
-    else groups.push([w]);
-  }
-  const children: El[] = groups.flatMap((g) =>
-    g[0].rtl === baseRtl
-      ? g.map(wordEl)
-      : [box({ flexDirection: g[0].rtl ? 'row-reverse' : 'row', flexWrap: 'wrap', columnGap: gap }, ...g.map(wordEl))],
-  );
-  return box(
-    { width: s.width, flexDirection: baseRtl ? 'row-reverse' : 'row', flexWrap: 'wrap', columnGap: gap },
-    ...children,
-  );
-}
-
-/** The element for a post's text. */
+/** The element for a post's text: a column of paragraphs. */
 export function renderText(post: Pick<Post, 'text' | 'entities'>, s: TextStyle): El | null {
   if (!post.text) return null;
-  const paragraphs = paragraphsOf(post);
-  if (!RTL_CHAR.test(post.text)) {
-    // The common case: one block, breaks kept by pre-wrap.
-    const runs = paragraphs.flatMap((p, i) => (i === 0 ? p : [{ text: '\n', link: false }, ...p]));
-    return inlineParagraph(runs, s, true);
-  }
-  return box(
-    { flexDirection: 'column', width: s.width },
-    ...paragraphs.map((p) =>
-      p.length === 0
-        ? box({ height: s.lineHeight, width: s.width })
-        : p.some((r) => RTL_CHAR.test(r.text))
-          ? bidiParagraph(p, s)
-          : inlineParagraph(p, s, false),
-    ),
-  );
+  const postDir = directionOf(post.text);
+  const paragraphs = paragraphsOf(post).map((runs) => {
+    const dir = directionOf(runs.map((r) => r.text).join(''), postDir);
+    return textBlock(
+      {
+        width: s.width,
+        // An empty line keeps its height.
+        minHeight: s.lineHeight,
+        whiteSpace: 'pre-wrap',
+        overflowWrap: 'anywhere',
+      },
+      runs.flatMap((r) => (r.link ? [span({ color: s.linkColor }, ...inlineText(r.text))] : inlineText(r.text))),
+      dir,
+    );
+  });
+  return {
+    type: 'div',
+    props: {
+      style: {
+        display: 'flex',
+        flexDirection: 'column',
+        width: s.width,
+        fontSize: s.fontSize,
+        lineHeight: `${s.lineHeight}px`,
+        color: s.color,
+      },
+      children: paragraphs,
+    },
+  };
 }

@@ -1,56 +1,58 @@
-// The card tree: plain satori-compatible elements. satori turns it into SVG; html.ts turns the
-// same tree into an HTML document. Nothing else describes what a card looks like.
+// The card tree: boxes, text and images with CSS-like styles, built once per render by card.ts.
+// Both outputs derive from it: engine.ts hands it to the layout engine (PNG, SVG), html.ts
+// writes it as natural markup (one element per paragraph, entities as inline spans). Nothing
+// else describes what a card looks like.
+
+/** CSS defaults the card tree relies on, given to the engine and to the HTML output alike. */
+export const BASE_CSS = '*{box-sizing:border-box;margin:0;padding:0;min-width:0;min-height:0}';
 
 export type Style = Record<string, string | number>;
+
+/** Image bytes with a content key: the engine caches decoded images by that key. */
+export interface ImageBytes {
+  key: string;
+  mime: string;
+  bytes: Uint8Array;
+}
 
 export interface El {
   type: 'div' | 'span' | 'img';
   props: {
     style?: Style;
-    children?: Child | Child[];
-    src?: string;
-    width?: number;
-    height?: number;
+    children?: Child[];
+    image?: ImageBytes;
+    /** Text an image stands for (emoji): copied with the text, read by screen readers. */
     alt?: string;
+    dir?: 'ltr' | 'rtl';
+    lang?: string;
+    /**
+     * A single line holding images (emoji) that may not fit: the engine shortens it to this many
+     * CSS px and ends it in an ellipsis itself, as its own ellipsis drops inline images.
+     */
+    fitWidth?: number;
   };
 }
 
 export type Child = El | string;
 
-// Widths include padding and border, as in CSS with box-sizing: border-box (the HTML document
-// sets it for every element). satori defaults to content-box, so a box whose size is given and
-// that has padding or a border says so, and the others leave it out: satori parses every
-// property of every element on every render.
-const SIZED = /^(width|height|minWidth|minHeight|maxWidth|maxHeight|flexBasis)$/;
-const INSET = /^(padding|border)/;
+type Children = Array<Child | null | undefined | false>;
 
-function withBoxSizing(style: Style): Style {
-  const keys = Object.keys(style);
-  return keys.some((k) => SIZED.test(k)) && keys.some((k) => INSET.test(k))
-    ? { boxSizing: 'border-box', ...style }
-    : style;
+const present = (children: Children): Child[] => children.filter((c): c is Child => Boolean(c));
+
+/** A flex box (display made explicit: the engine and HTML then agree whatever their default). */
+export function box(style: Style, ...children: Children): El {
+  return { type: 'div', props: { style: { display: 'flex', ...style }, children: present(children) } };
 }
 
-/** A flex box (display made explicit: satori and HTML both lay a div out as a block otherwise). */
-export function box(style: Style, ...children: Array<Child | null | undefined | false>): El {
-  return {
-    type: 'div',
-    props: {
-      style: { display: 'flex', ...withBoxSizing(style) },
-      children: children.filter((c): c is Child => Boolean(c)),
-    },
-  };
+/** A block of inline text: strings, spans and inline images wrap like a paragraph. */
+export function textBlock(style: Style, children: Children, dir?: 'ltr' | 'rtl'): El {
+  return { type: 'div', props: { style: { display: 'block', ...style }, children: present(children), dir } };
 }
 
-/** A block of inline text: strings and spans wrap like a paragraph. */
-export function textBlock(style: Style, children: Child[]): El {
-  return { type: 'div', props: { style: { display: 'block', ...withBoxSizing(style) }, children } };
+export function span(style: Style, ...children: Children): El {
+  return { type: 'span', props: { style, children: present(children) } };
 }
 
-export function span(style: Style, text: string): El {
-  return { type: 'span', props: { style, children: text } };
-}
-
-export function img(src: string, width: number, height: number, style: Style = {}): El {
-  return { type: 'img', props: { src, width, height, style: { width, height, ...style } } };
+export function img(image: ImageBytes, width: number, height: number, style: Style = {}): El {
+  return { type: 'img', props: { image, style: { width, height, flexShrink: 0, ...style } } };
 }

@@ -1,8 +1,7 @@
-// Cards a new render worker draws before it takes traffic. A fresh worker draws its first cards
-// about twice as slowly as a warm one while V8 is still compiling satori's layout and style code
-// and our PNG pipeline (SVG of the bench's text card, in-process: 20-23 ms for the first 25
-// renders, 13 ms after 150 renders of other cards, 10 ms after 300). Warm-up posts are written
-// here with generated images: nothing is fetched and nothing depends on the samples folder.
+// Cards a new render worker draws before it takes traffic. A fresh worker's first card pays for
+// loading the engine, registering the fonts it needs and indexing the emoji (~190 ms for the
+// bench's text card in-process, against 5 ms once warm; docs/performance.md). Warm-up posts are
+// written here with generated images: nothing is fetched and nothing depends on the samples folder.
 import type { Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { ImagePrep } from './image-prep.ts';
@@ -39,7 +38,7 @@ function warmUpPosts(): Post[] {
     source: 'syndication' as const,
   };
   const text =
-    'Warming up the renderer 🚀 with @postshot, #satori and $PS: https://example.com\nSecond line, ünïcödé and emoji 👩🏽‍💻🇯🇵';
+    'Warming up the renderer 🚀 with @postshot, #takumi and $PS: https://example.com\nSecond line, ünïcödé and emoji 👩🏽‍💻🇯🇵';
   const at = (needle: string) => {
     const start = Array.from(text.slice(0, text.indexOf(needle))).length;
     return { start, end: start + Array.from(needle).length };
@@ -63,7 +62,7 @@ function warmUpPosts(): Post[] {
       text,
       entities: [
         { type: 'mention', ...at('@postshot'), handle: 'postshot' },
-        { type: 'hashtag', ...at('#satori'), tag: 'satori' },
+        { type: 'hashtag', ...at('#takumi'), tag: 'takumi' },
         { type: 'cashtag', ...at('$PS'), symbol: 'PS' },
         { type: 'url', ...at('https://example.com'), url: 'https://example.com', display: 'example.com' },
       ],

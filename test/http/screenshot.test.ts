@@ -131,7 +131,7 @@ test('a media fetch that fails draws a placeholder, not a failed screenshot', as
 });
 
 test('a render past the time limit is 504 render_timeout, costs nothing, and the service carries on', async (t) => {
-  // 100 ms is less than a cold render worker needs to load satori and the fonts.
+  // 100 ms is less than a cold render worker needs to start, load the engine and register fonts.
   const h = await build(t, { env: { ...NO_RATE, POSTSHOT_RENDER_TIMEOUT_MS: '100' } });
   const { apiKey } = await h.account('pro');
   const res = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png`, headers: { 'x-api-key': apiKey } });

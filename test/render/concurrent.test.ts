@@ -6,7 +6,7 @@ import { renderCard } from '../../src/render/renderer.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
 import { loadPost, mediaFromFixtures } from './support.ts';
 
-test('cards drawn at once (deflate off the thread) are byte for byte the cards drawn alone', async (t) => {
+test('cards drawn at once are byte for byte the cards drawn alone', async (t) => {
   const { fixture, media } = await mediaFromFixtures();
   t.after(() => fixture.close());
   const cards = await Promise.all(
@@ -23,8 +23,8 @@ test('cards drawn at once (deflate off the thread) are byte for byte the cards d
 });
 
 test("a render worker kept busy with PNG cards releases each card's pixmaps", async (t) => {
-  // resvg's pixmaps are native memory, freed only by finalizers Node runs between event-loop
-  // turns; a worker that never got there kept ~10 MB per card (2 GB under load).
+  // Each card's pixels are a native buffer of several MB, freed only by finalizers Node runs
+  // between event-loop turns: a worker that never got there would keep every one.
   const { fixture, media } = await mediaFromFixtures();
   const pool = new RenderPool(1, 60_000);
   t.after(async () => {

@@ -43,10 +43,7 @@ export function pixelDifference(a: Buffer, b: Buffer): { ratio: number; diff: PN
   return { ratio: n / (x.width * x.height), diff };
 }
 
-/**
- * Share of pixels by which a PNG the pipeline made (photos and avatars drawn by the photo layer)
- * differs from resvg drawing the same card's SVG output whole, at 2x.
- */
+/** Share of pixels by which a PNG differs from resvg (a second SVG renderer) drawing the card's SVG output at 2x. */
 export function differenceFromResvg(png: Buffer, svg: string): number {
   const reference = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: false } })
     .render()

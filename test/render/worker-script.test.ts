@@ -10,6 +10,6 @@ test('render workers start from one plain-JavaScript bundle, without the TypeScr
   assert.match(file, /node_modules\/\.cache\/postshot\/render-worker-[0-9a-f]{16}\.mjs$/);
   const code = fs.readFileSync(file, 'utf8');
   assert.ok(!/from ["']tsx/.test(code), 'the bundle does not load tsx');
-  assert.match(code, /from ["']satori["']/, 'packages stay external');
+  assert.match(code, /from ["']@takumi-rs\/core["']/, 'packages stay external');
   assert.equal(renderWorkerScript().href, url.href, 'made once per process');
 });

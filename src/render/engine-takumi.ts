@@ -1,0 +1,193 @@
+// The layout engine: Takumi (Rust; taffy layout, parley text layout with HarfBuzz-class shaping
+// and the Unicode bidi algorithm). It takes the card tree as its own node tree and draws PNG,
+// JPEG and WebP from one raster, or a vector SVG (glyph outlines, embedded images).
+//
+// Threat model: post text reaches the engine only as text nodes (never markup or CSS), and
+// images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
+import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
+import { type FontFace, rangesOf, readFontData } from './fonts.ts';
+import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
+
+export interface EngineCard {
+  tree: El;
+  faces: FontFace[];
+  /** CSS px. */
+  width: number;
+}
+
+export interface Raster {
+  rgba: Buffer;
+  width: number;
+  height: number;
+}
+
+let engine: Renderer | null = null;
+const registered = new Map<string, Promise<unknown>>();
+
+/** This thread's engine with `faces` registered (each face once per thread, when first needed). */
+async function engineWith(faces: FontFace[]): Promise<Renderer> {
+  engine ??= new Renderer();
+  const renderer = engine;
+  await Promise.all(
+    faces.map((face) => {
+      let done = registered.get(face.name);
+      if (!done) {
+        done = renderer.registerFont({
+          name: face.family,
+          data: readFontData(face),
+          weight: face.weight,
+          style: 'normal',
+          unicodeRange: rangesOf(face),
+        });
+        registered.set(face.name, done);
+      }
+      return done;
+    }),
+  );
+  return renderer;
+}
+
+// Scripts written without spaces between words: the engine finds no break opportunity in them,
+// so word boundaries (Intl.Segmenter's dictionary, as the browser uses) get a zero-width space.
+const NO_SPACES = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff]/;
+const words = new Intl.Segmenter('th', { granularity: 'word' });
+
+export function insertWordBreaks(text: string): string {
+  if (!NO_SPACES.test(text)) return text;
+  let out = '';
+  let previous = '';
+  for (const { segment } of words.segment(text)) {
+    if (NO_SPACES.test(previous.at(-1) ?? '') && NO_SPACES.test(segment[0])) out += '\u200b';
+    out += segment;
+    previous = segment;
+  }
+  return out;
+}
+
+interface Fit {
+  node: Extract<Node, { type: 'container' }>;
+  width: number;
+}
+
+function toNode(child: Child, images: Map<string, ImageBytes>, fits: Fit[]): Node {
+  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(child) };
+  const { style, children, image, dir, lang, fitWidth } = child.props;
+  if (child.type === 'img') {
+    images.set(image!.key, image!);
+    return { type: 'image', src: image!.key, style: style as never };
+  }
+  const node: Node = {
+    type: 'container',
+    ...(dir ? { dir } : {}),
+    ...(lang ? { lang } : {}),
+    style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
+    children: (children ?? []).map((c) => toNode(c, images, fits)),
+  };
+  if (fitWidth !== undefined) fits.push({ node, width: fitWidth });
+  return node;
+}
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const PLACEMENT = new Set([
+  'position',
+  'left',
+  'right',
+  'top',
+  'bottom',
+  'width',
+  'maxWidth',
+  'flexShrink',
+  'flexGrow',
+]);
+
+/**
+ * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
+ * engine (the same shaping and fonts). Binary search over graphemes and images: a handful of
+ * measurements, only for lines that overflow.
+ */
+async function fitLine(renderer: Renderer, fit: Fit, fontFamily: string, images: ImageSource[]): Promise<void> {
+  // The line alone at its natural width: without the box that places and limits it.
+  const style = Object.fromEntries(
+    Object.entries({
+      ...(fit.node.style as Record<string, unknown>),
+      overflow: 'visible',
+      textOverflow: 'clip',
+    }).filter(([k]) => !PLACEMENT.has(k)),
+  );
+  const widthOf = async (children: Node[]) => {
+    const probe = {
+      type: 'container',
+      style: { display: 'flex', fontFamily },
+      children: [{ ...fit.node, style, children }],
+    };
+    const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
+    return measured.children[0]?.width ?? 0;
+  };
+  const units: Node[] = (fit.node.children ?? []).flatMap((c) =>
+    c.type === 'text'
+      ? [...graphemes.segment(c.text)].map(({ segment }) => ({ type: 'text', text: segment }) as Node)
+      : [c],
+  );
+  if ((await widthOf(units)) <= fit.width) return;
+  const ellipsis: Node = { type: 'text', text: '…' };
+  let low = 0;
+  let high = units.length - 1;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if ((await widthOf([...units.slice(0, mid), ellipsis])) <= fit.width) low = mid;
+    else high = mid - 1;
+  }
+  const kept = units.slice(0, low);
+  while (kept.at(-1)?.type === 'text' && /^\s$/u.test((kept.at(-1) as { text: string }).text)) kept.pop();
+  fit.node.children = [...kept, ellipsis];
+}
+
+async function prepare(renderer: Renderer, card: EngineCard) {
+  const images = new Map<string, ImageBytes>();
+  const fits: Fit[] = [];
+  const node = toNode(card.tree, images, fits);
+  const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
+  const fontFamily = String(card.tree.props.style?.fontFamily ?? '');
+  for (const fit of fits) await fitLine(renderer, fit, fontFamily, sources);
+  return { node, images: sources };
+}
+
+/** The card's pixels at `scale` device pixels per CSS pixel: straight-alpha RGBA, row-major. */
+export async function rasterize(card: EngineCard, scale: number): Promise<Raster> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = await prepare(renderer, card);
+  const width = Math.round(card.width * scale);
+  const rgba = await renderer.render(node, {
+    width,
+    devicePixelRatio: scale,
+    format: 'raw',
+    images,
+    css: [BASE_CSS],
+  });
+  return { rgba, width, height: rgba.length / (width * 4) };
+}
+
+/**
+ * The same raster encoded by the engine: JPEG and WebP (quality 90). Its PNG encoder is slower
+ * than ours on photo cards (png.ts), so PNG is served from rasterize(). JPEG has no alpha: what
+ * is transparent (the card's outer corners) comes out black unless the tree paints it.
+ */
+export async function encodeRaster(card: EngineCard, scale: number, format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = await prepare(renderer, card);
+  return renderer.render(node, {
+    width: Math.round(card.width * scale),
+    devicePixelRatio: scale,
+    format,
+    ...(format === 'png' ? {} : { quality: 90 }),
+    images,
+    css: [BASE_CSS],
+  });
+}
+
+/** The card as a vector SVG document. */
+export async function vectorize(card: EngineCard): Promise<string> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = await prepare(renderer, card);
+  return renderer.renderSvg(node, { width: card.width, images, css: [BASE_CSS] });
+}

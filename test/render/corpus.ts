@@ -1,0 +1,161 @@
+// Posts in many scripts, written as FxTwitter API bodies (the upstream shape) and normalized as
+// the service normalizes them. Real-world names and texts, not shaped around the renderer: each
+// one carries what the issue saw break (dots of Arabic letters, punctuation beside RTL words,
+// scripts without spaces, decomposed marks, math alphanumerics in names, emoji sequences).
+import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import type { Post } from '../../src/sources/post.ts';
+
+interface Entry {
+  name: string;
+  handle: string;
+  text: string;
+  lang: string;
+  poll?: Array<[string, number]>;
+}
+
+export const CORPUS: Record<string, Entry> = {
+  arabic: {
+    name: 'مكتبة الإسكندرية',
+    handle: 'BibAlex',
+    lang: 'ar',
+    text: 'مرحبا! افتتاح معرض جديد في المكتبة يوم الخميس، من الساعة 10:00 إلى 18:00. هل ستحضر؟\nالدخول مجاني للطلاب «بالبطاقة الجامعية». تفاصيل: https://www.bibalex.org/ar #مكتبة_الإسكندرية',
+    poll: [
+      ['نعم، بالتأكيد', 412],
+      ['ربما في العطلة', 129],
+      ['العربية في كل مكان', 37],
+    ],
+  },
+  persian: {
+    name: 'کتابخانه ملی ایران',
+    handle: 'nlai_ir',
+    lang: 'fa',
+    text: 'سلام دوستان! ساعت کاری کتابخانه در روزهای تعطیل تغییر کرده است: شنبه تا چهارشنبه ۸ تا ۱۶. سؤالی دارید؟ با ما در تماس باشید.',
+  },
+  urdu: {
+    name: 'اردو ادب',
+    handle: 'urdu_adab',
+    lang: 'ur',
+    text: 'غالب کا ایک شعر: ”ہزاروں خواہشیں ایسی کہ ہر خواہش پہ دم نکلے“۔ آپ کا پسندیدہ شاعر کون ہے؟',
+  },
+  hebrew: {
+    name: 'רשות שדות התעופה',
+    handle: 'iaa_airports',
+    lang: 'iw',
+    text: 'שימו לב: הנחה של ב-15% על חניה בנתב"ג (טרמינל 3) עד סוף החודש! המחיר: 45 ₪ ליום. שאלות? @iaa_airports',
+  },
+  indic: {
+    name: 'இந்திய தபால் துறை',
+    handle: 'IndiaPostOffice',
+    lang: 'ta',
+    text: 'வணக்கம்! தமிழ் மொழி\nস্বাগতম, বাংলা ভাষা\nతెలుగు భాషకు స్వాగతం\nગુજરાતી ભાષા\nਪੰਜਾਬੀ ਭਾਸ਼ਾ\nമലയാളം ഭാഷ\nಕನ್ನಡ ಭಾಷೆ\nසිංහල භාෂාව\nहिन्दी में नमस्ते',
+  },
+  'southeast-asian': {
+    name: 'ราชบัณฑิตยสภา',
+    handle: 'royalsociety_th',
+    lang: 'th',
+    text: 'พจนานุกรมฉบับราชบัณฑิตยสถานเป็นพจนานุกรมภาษาไทยที่ใช้อ้างอิงอย่างเป็นทางการในการสะกดคำทั่วประเทศไทย\nព្រះរាជាណាចក្រកម្ពុជា ភាសាខ្មែរ\nພາສາລາວ ສະບາຍດີ\nမြန်မာဘာသာစကား မင်္ဂလာပါ',
+  },
+  caucasus: {
+    name: 'ეროვნული ბიბლიოთეკა',
+    handle: 'nplg_ge',
+    lang: 'ka',
+    text: 'გამარჯობა! ქართული ანბანი\nԲարեւ Ձեզ, հայերեն լեզու\nሰላም ለዓለም፣ አማርኛ ቋንቋ',
+  },
+  'chinese-traditional': {
+    name: '國立故宮博物院',
+    handle: 'npmmuseum',
+    lang: 'zh',
+    text: '歡迎來到故宮博物院！這個週末我們會舉辦特別展覽，請大家來參觀。門票：全票 350 元，學生票 150 元。\n罕用字：齉 𠀋 𡈽 𠮷',
+  },
+  'japanese-korean': {
+    name: '東京国立博物館',
+    handle: 'TNM_PR',
+    lang: 'ja',
+    text: '東京の美術館で新しい展示が始まりました。ぜひお越しください！\n서울에서 만나요! 한국어 문장도 잘 보입니다.',
+  },
+  'names-and-marks': {
+    name: '𝐌𝐚𝐭𝐡 𝘕𝘢𝘮𝘦 𝓢𝓬𝓻𝓲𝓹𝓽 ⅓',
+    handle: 'mathnames',
+    lang: 'pl',
+    // Decomposed, as text pasted from macOS arrives.
+    text: 'Zażółć gęślą jaźń — cześć! Tiếng Việt: ơ ư ă đ. Română: ș ț ă â î.\n☺︎ © ™ ↔ → ★ ½ ⅓'.normalize('NFD'),
+  },
+  emoji: {
+    name: 'Emoji 16 🐦‍🔥 🍋‍🟩',
+    handle: 'emojipedia',
+    lang: 'en',
+    text: 'New in 15.1 and 16: 🐦‍🔥🍋‍🟩🙂‍↔️⛓️‍💥🫩 and skin tones 👍🏿✌🏼👩🏽‍💻🧑🏾‍🤝‍🧑🏻 🏻\nWeather → 🌎🌍🗺⭐☔⚡⚽⛄ ★ flags 🇺🇦🇯🇵🏴󠁧󠁢󠁳󠁣󠁴󠁿 keycaps 1️⃣#️⃣',
+  },
+};
+
+/** A corpus entry as the service would have it: FxTwitter body → normalize. */
+export function corpusPost(key: string, overrides: Partial<Entry> = {}): Post {
+  const e = { ...CORPUS[key], ...overrides };
+  const body = {
+    code: 200,
+    message: 'OK',
+    tweet: {
+      id: '1800000000000000001',
+      url: `https://x.com/${e.handle}/status/1800000000000000001`,
+      text: e.text,
+      author: { id: '1', name: e.name, screen_name: e.handle, verification: { verified: false } },
+      replies: 12,
+      retweets: 345,
+      likes: 6789,
+      views: 123456,
+      created_at: 'Thu Apr 02 10:00:00 +0000 2026',
+      created_timestamp: 1775124000,
+      lang: e.lang,
+      is_note_tweet: false,
+      replying_to: null,
+      replying_to_status: null,
+      ...(e.poll
+        ? {
+            poll: {
+              choices: e.poll.map(([label, count]) => ({ label, count })),
+              total_votes: e.poll.reduce((s, [, n]) => s + n, 0),
+              time_left_en: 'Final results',
+            },
+          }
+        : {}),
+    },
+  };
+  const r = normalizeFxTwitter(200, body);
+  if (r.kind !== 'found') throw new Error(`${key}: ${r.kind}`);
+  return r.post;
+}
+
+/** Posts that push at the card's edges: unbroken words and links in both directions, huge names. */
+export function edgePosts(): Record<string, Post> {
+  const longUrl = `https://example.com/${'path-segment/'.repeat(12)}end`;
+  return {
+    'long-words-ltr': corpusPost('emoji', {
+      text: `Pneumonoultramicroscopicsilicovolcanoconiosis${'x'.repeat(120)} and a link ${longUrl}`,
+    }),
+    'long-words-rtl': corpusPost('arabic', {
+      text: `كلمة طويلة جدا: ${'الاستقلالية'.repeat(12)} ورابط ${longUrl} ומילה ארוכה ${'אבגדהוזחטיכלמנסעפצקרשת'.repeat(4)}`,
+      poll: undefined,
+    }),
+    'wide-name': corpusPost('emoji', {
+      name: `${'Ｗ'.repeat(50)}`,
+      handle: `a_handle_of_any_length_${'x'.repeat(40)}`,
+      text: 'A display name of fifty full-width letters.',
+    }),
+    'emoji-name': corpusPost('emoji', {
+      name: `Dana Doe ${'🌸'.repeat(25)} end`,
+      text: 'A name that is mostly emoji ends in an ellipsis, its emoji kept.',
+    }),
+    'emoji-poll': corpusPost('arabic', {
+      text: 'Which flowers?',
+      poll: [
+        [`Cherry blossoms ${'🌸'.repeat(40)}`, 30],
+        ['زهور الربيع 🌷🌷🌷', 12],
+      ],
+    }),
+    'long-rtl-name': corpusPost('arabic', {
+      name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(6)}🐦‍🔥`,
+      text: 'اسم طويل جدا في رأس البطاقة.',
+      poll: undefined,
+    }),
+  };
+}

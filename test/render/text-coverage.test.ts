@@ -1,0 +1,137 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { PNG } from 'pngjs';
+import { twemojiNames } from '../../src/render/emoji.ts';
+import { insertWordBreaks } from '../../src/render/engine-takumi.ts';
+import { coverageOf } from '../../src/render/fonts.ts';
+import { buildCardTree, renderCard } from '../../src/render/renderer.ts';
+import { cleanText } from '../../src/render/text.ts';
+import type { Child, El } from '../../src/render/tree.ts';
+import type { Post } from '../../src/sources/post.ts';
+import { SAMPLES_DIR } from '../fixtures.ts';
+import { CORPUS, corpusPost } from './corpus.ts';
+import { loadPost } from './support.ts';
+
+// Code points no font on the npm registry's Noto packages draws (Google's Noto Sans CJK subsets
+// leave out a few rare ideographs). They are drawn as the missing-glyph box and logged.
+const UNCOVERED = new Set([0x9f49]);
+
+/** Every piece of text and every image the card draws, in order. */
+function walk(node: Child, visit: (text: string | null, image: El | null) => void): void {
+  if (typeof node === 'string') visit(node, null);
+  else if (node.type === 'img') visit(null, node);
+  else for (const c of node.props.children ?? []) walk(c, visit);
+}
+
+/** The post text as the card holds it: strings and the emoji its images stand for, paragraph per line. */
+function paragraphText(post: Post): string {
+  const { tree } = buildCardTree(post, 'light', new Map());
+  const paragraphs: string[] = [];
+  const collect = (node: Child): void => {
+    if (typeof node === 'string' || node.type === 'img') return;
+    if (node.props.dir && node.props.style?.whiteSpace === 'pre-wrap') {
+      let text = '';
+      walk(node, (s, img) => (text += s ?? img?.props.alt ?? ''));
+      paragraphs.push(text);
+    } else for (const c of node.props.children ?? []) collect(c);
+  };
+  collect(tree);
+  return paragraphs.slice(0, post.text.split('\n').length).join('\n');
+}
+
+const samples = ['1900000000000000001', '1900000000000000002', '1900000000000000003', '1900000000000000005'];
+const posts: Array<[string, Post]> = [
+  ...Object.keys(CORPUS).map((k): [string, Post] => [k, corpusPost(k)]),
+  ...samples.map((id): [string, Post] => [id, loadPost(SAMPLES_DIR, id)]),
+];
+
+for (const [name, post] of posts) {
+  test(`every character of ${name} is in the card and has a glyph in the faces it loads`, () => {
+    assert.equal(paragraphText(post), cleanText(post.text), 'the paragraphs hold the whole text');
+    const { tree, fonts } = buildCardTree(post, 'light', new Map());
+    const uncovered = new Set<string>();
+    walk(tree, (text) => {
+      for (const ch of text ?? '') {
+        const cp = ch.codePointAt(0)!;
+        if (cp < 0x20 || /^(?:\p{Cf}|\p{Variation_Selector})$/u.test(ch)) continue;
+        assert.doesNotMatch(ch, /\p{Emoji_Presentation}/u, `${ch} is an emoji drawn from a text font`);
+        if (!fonts.faces.some((f) => coverageOf(f).has(cp)) && !UNCOVERED.has(cp))
+          uncovered.add(`U+${cp.toString(16).toUpperCase()} ${ch}`);
+      }
+    });
+    assert.deepEqual([...uncovered], []);
+  });
+}
+
+test('text-presentation characters stay text; U+FEFF is dropped; a lone skin tone is a picture', () => {
+  const post = corpusPost('emoji', { text: 'a © b ™ c ↔ d ☺︎ e\ufefff 🏻 ⭐' });
+  const { tree } = buildCardTree(post, 'light', new Map());
+  const texts: string[] = [];
+  const images: string[] = [];
+  walk(tree, (s, img) => (s ? texts.push(s) : images.push(img!.props.image!.key)));
+  const body = texts.join('');
+  for (const ch of ['©', '™', '↔', '☺\ufe0e']) assert.ok(body.includes(ch), `${ch} is text`);
+  assert.ok(body.includes('ef') && !body.includes('\ufeff'));
+  assert.ok(images.includes('emoji:1f3fb') && images.includes('emoji:2b50'), images.join(' '));
+});
+
+/** A Twemoji file name as the sequence a person types (U+FE0F where the emoji needs it). */
+function sequenceOf(name: string): string {
+  const cps = name.split('-').map((h) => parseInt(h, 16));
+  const text = String.fromCodePoint(...cps);
+  return cps.length === 1 && !/\p{Emoji_Presentation}/u.test(text) ? `${text}\ufe0f` : text;
+}
+
+test('every sequence Twemoji ships is drawn as its own image, in runs without spaces and in names', async () => {
+  // Not RGI: lone regional indicator letters (side by side, they pair up into flags) and
+  // Twemoji's private-use picture.
+  const names = [...twemojiNames()].filter((n) => !/^(1f1(e[6-9a-f]|f[0-9a-f])|e[0-9a-f]{3})$/.test(n)).sort();
+  assert.ok(names.length > 3800, `${names.length} Twemoji images`);
+  assert.ok(
+    ['1f426-200d-1f525', '1f34b-200d-1f7e9', '1fae9'].every((n) => names.includes(n)),
+    'Emoji 15.1 and 16',
+  );
+  for (let i = 0; i < names.length; i += 300) {
+    const chunk = names.slice(i, i + 300);
+    const text = chunk.map(sequenceOf).join('');
+    const post = corpusPost('emoji', { text, name: `Name ${chunk.slice(0, 8).map(sequenceOf).join('')}` });
+    const { tree } = buildCardTree(post, 'light', new Map());
+    const images: string[] = [];
+    walk(tree, (_s, img) => img?.props.image?.key.startsWith('emoji:') && images.push(img.props.image.key));
+    const expected = [...chunk.slice(0, 8), ...chunk].map((n) => `emoji:${n}`);
+    assert.deepEqual(images, expected, `sequences ${i}-${i + chunk.length}`);
+    if (i % 1200 === 0) {
+      const png = PNG.sync.read((await renderCard(post, new Map(), { format: 'png', theme: 'dark', scale: 1 })).bytes);
+      assert.equal(png.width, 550);
+    }
+  }
+});
+
+test('scripts without spaces get break opportunities only at word boundaries', () => {
+  const thai = 'พจนานุกรมฉบับราชบัณฑิตยสถาน';
+  const broken = insertWordBreaks(thai);
+  assert.equal(broken.replace(/\u200b/g, ''), thai);
+  assert.ok(broken.includes('\u200b'), 'breaks are inserted');
+  for (const word of broken.split('\u200b')) assert.ok(thai.includes(word));
+  assert.ok(broken.split('\u200b').includes('พจนานุกรม'), 'พจนานุกรม is one word');
+  assert.equal(insertWordBreaks('no change for spaced scripts'), 'no change for spaced scripts');
+});
+
+test('a character no font draws is logged with its code point, once', async () => {
+  const warnings: string[] = [];
+  const listen = (w: Error) => warnings.push(w.message);
+  process.on('warning', listen);
+  try {
+    // U+F8FF, Apple's logo in the private use area, pasted into names and posts from Apple devices.
+    const post = corpusPost('emoji', { name: 'Tim \u{f8ff}', text: 'Shot on \u{f8ff} iPhone, again \u{f8ff}' });
+    await renderCard(post, new Map(), { format: 'svg', theme: 'light' });
+    await renderCard(post, new Map(), { format: 'svg', theme: 'dark' });
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off('warning', listen);
+  }
+  assert.deepEqual(
+    warnings.filter((w) => w.includes('U+F8FF')),
+    ['no glyph for U+F8FF (post 1800000000000000001)'],
+  );
+});
