@@ -5,6 +5,7 @@ import { DependencyDownError } from './errors.ts';
 import { RenderTimeoutError } from './render/pool.ts';
 import { PROBLEMS, ProblemError, problemBody, sendProblem, type ProblemCode } from './http/problem.ts';
 import { registerSecurityHooks } from './http/hooks/security.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -107,6 +108,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     parseJson(request, text, done);
   });
 
+  await registerOpenApi(app, c.config);
   registerRoutes(app, c);
   for (const plugin of options.plugins ?? []) plugin(app);
   await app.ready();

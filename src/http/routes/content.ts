@@ -8,9 +8,13 @@ import { runMetered, type Meter } from '../metered.ts';
 import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
-
-const OPTION_NAMES = ['includeStats', 'includeMedia', 'includeQuoted'] as const;
-const MAX_IDS = 100;
+import {
+  bulkContentSchema,
+  contentSchema,
+  MARKDOWN_OPTION_NAMES as OPTION_NAMES,
+  MAX_BULK_IDS as MAX_IDS,
+} from '../schemas/content.ts';
+import { assertSchemaValid, documented } from '../schemas/validation.ts';
 // Enough to fetch 100 ids in a few upstream round trips without flooding the sources.
 const FETCH_CONCURRENCY = 32;
 
@@ -103,7 +107,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
   app.removeContentTypeParser('text/plain');
 
   // The wildcard also accepts post URLs that were not URL-encoded.
-  app.get('/api/v1/content/*', async (request, reply) => {
+  app.get('/api/v1/content/*', documented(contentSchema), async (request, reply) => {
     let id = '';
     let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
     const markdown = await runMetered(c, request, reply, {
@@ -113,6 +117,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
       validate: () => {
         options = readOptions(request.query);
         id = requirePostId((request.params as { '*': string })['*']);
+        assertSchemaValid(request);
       },
       inHand: async () => {
         const post = await cachedPost(c, id);
@@ -123,7 +128,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
     return reply.type('text/markdown; charset=utf-8').send(markdown);
   });
 
-  app.post('/api/v1/content/tweets', async (request, reply) => {
+  app.post('/api/v1/content/tweets', documented(bulkContentSchema), async (request, reply) => {
     let requested: string[] = [];
     let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
     const results = await runMetered(c, request, reply, {
@@ -133,6 +138,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
       validate: () => {
         options = readOptions(request.query);
         requested = readBulkBody(request.body);
+        assertSchemaValid(request);
       },
       work: async (meter) => {
         const parsed = requested.map((raw) => ({ raw, parsed: parsePostId(raw) }));

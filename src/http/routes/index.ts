@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { registerContentRoutes } from './content.ts';
 import { registerHealthRoutes } from './health.ts';
+import { registerMcpRoutes } from './mcp.ts';
 import { registerScreenshotRoutes } from './screenshot.ts';
 import { registerUsageRoute } from './usage.ts';
 
@@ -10,4 +11,5 @@ export function registerRoutes(app: FastifyInstance, c: Container): void {
   registerUsageRoute(app, c);
   registerContentRoutes(app, c);
   registerScreenshotRoutes(app, c);
+  registerMcpRoutes(app, c);
 }

@@ -9,10 +9,9 @@ import { runMetered } from '../metered.ts';
 import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { ProblemError, sendProblem } from '../problem.ts';
 import { readEnum, rejectUnknownQuery } from '../query.ts';
-
-const FORMATS = ['svg', 'png', 'html'] as const;
-const THEMES = ['light', 'dark'] as const;
-const RETURN_TYPES = ['buffer', 'url'] as const;
+import { FORMATS, RETURN_TYPES, screenshotSchema, THEMES } from '../schemas/screenshot.ts';
+import { imageSchema } from '../schemas/service.ts';
+import { assertSchemaValid, documented } from '../schemas/validation.ts';
 
 interface Shot {
   rendered: Rendered;
@@ -25,7 +24,7 @@ const DOCUMENT_CSP =
   "default-src 'none'; img-src data:; font-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'; frame-ancestors *";
 
 export function registerScreenshotRoutes(app: FastifyInstance, c: Container): void {
-  app.get('/api/v1/screenshot/*', async (request, reply) => {
+  app.get('/api/v1/screenshot/*', documented(screenshotSchema), async (request, reply) => {
     let id = '';
     let format: RenderFormat = 'svg';
     let theme: ThemeName = 'light';
@@ -42,6 +41,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         theme = readEnum(request.query, 'theme', THEMES, 'light');
         returnType = readEnum(request.query, 'returnType', RETURN_TYPES, 'buffer');
         id = requirePostId((request.params as { '*': string })['*']);
+        assertSchemaValid(request);
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
           throw new ProblemError(
             'plan_restricted',
@@ -69,7 +69,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
     return reply.type(result.rendered.contentType).send(result.rendered.bytes);
   });
 
-  app.get('/images/:key', async (request, reply) => {
+  app.get('/images/:key', documented(imageSchema), async (request, reply) => {
     const { key } = request.params as { key: string };
     const found = IMAGE_KEY.test(key) ? await c.images.get(key) : null;
     if (!found) return sendProblem(request, reply, 'not_found', 'No stored image has this name.');
