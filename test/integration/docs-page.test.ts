@@ -42,8 +42,8 @@ test('/docs renders the API reference offline under its CSP, and try-it calls th
     await tab
       .locator('.info .title')
       .first()
-      .innerText()
-      .then((s) => s.includes('postshot API')),
+      .textContent()
+      .then((s) => String(s).includes('postshot API')),
     true,
   );
   assert.ok(await tab.locator('#operations-Screenshots-getScreenshot').isVisible());
@@ -60,9 +60,10 @@ test('/docs renders the API reference offline under its CSP, and try-it calls th
     .locator('#operations-Usage-getUsage .live-responses-table tr.response .response-col_status')
     .first();
   await status.waitFor({ timeout: 20_000 });
-  assert.equal((await status.innerText()).trim(), '200');
-  const body = await tab.locator('#operations-Usage-getUsage .live-responses-table .microlight').first().innerText();
-  assert.deepEqual([JSON.parse(body).remaining, JSON.parse(body).plan], [50, 'free']);
+  assert.equal(String(await status.textContent()).trim(), '200');
+  const body = await tab.locator('#operations-Usage-getUsage .live-responses-table .microlight').first().textContent();
+  const usage = JSON.parse(String(body));
+  assert.deepEqual([usage.remaining, usage.plan], [50, 'free']);
 
   if (process.env.POSTSHOT_DOCS_SCREENSHOT)
     await tab.screenshot({ path: process.env.POSTSHOT_DOCS_SCREENSHOT, fullPage: true });
