@@ -8,7 +8,7 @@ import {
   ListToolsRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import Type from 'typebox';
+import Type, { type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
 import { API_VERSION } from '../http/schemas/common.ts';
 import type { RestCaller, RestResponse } from './rest.ts';
@@ -19,12 +19,14 @@ const INSTRUCTIONS =
   'several, screenshot_post for an image of a post, get_usage to see the credits left. A post is given by ' +
   'its numeric id or its URL. Errors carry a stable code such as post_not_found or quota_exceeded.';
 
-// Only the post ids are checked here: the other arguments become query parameters, which the REST
-// route validates with its own messages (naming the allowed values).
+// Only the presence and type of the post ids are checked here: everything else (id syntax, how many,
+// the options) is the REST route's to refuse, with its own codes and messages.
 const checkers = new Map(
   TOOLS.map((t) => {
-    const ids = Object.keys(t.inputSchema.properties).filter((k) => k === 'tweetId' || k === 'tweetIds');
-    return [t.name, Compile(Type.Pick(t.inputSchema, ids))];
+    const ids: Record<string, TSchema> = {};
+    if ('tweetId' in t.inputSchema.properties) ids.tweetId = Type.String();
+    if ('tweetIds' in t.inputSchema.properties) ids.tweetIds = Type.Array(Type.String());
+    return [t.name, Compile(Type.Object(ids))];
   }),
 );
 

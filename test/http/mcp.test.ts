@@ -177,7 +177,7 @@ test('MCP over HTTP: the answer carries the quota and rate-limit headers of the 
 });
 
 test('MCP refusals: bad key, exhausted quota, missing post, bad arguments, rate limit: tool errors with the REST codes and messages', async (t) => {
-  const h = await listening(t, { POSTSHOT_RATE_LIMITS: 'free=5,pro=100000,pro_plus=100000,business=100000' });
+  const h = await listening(t, { POSTSHOT_RATE_LIMITS: 'free=8,pro=100000,pro_plus=100000,business=100000' });
   const { apiKey, accountId } = await h.account('free');
 
   const malformed = await httpClient(t, h.url, { 'X-API-KEY': 'psk_not-a-key' });
@@ -200,6 +200,14 @@ test('MCP refusals: bad key, exhausted quota, missing post, bad arguments, rate 
   assert.match(invalid.detail, /svg, png, html/);
   const noId = problemOf(await call(client, 'get_post_markdown', {}));
   assert.equal(noId.code, 'invalid_parameter');
+  const tooMany = problemOf(
+    await call(client, 'get_posts_markdown', { tweetIds: Array.from({ length: 101 }, () => TEXT_POST) }),
+  );
+  assert.deepEqual([tooMany.code, tooMany.status], ['too_many_ids', 400]);
+  const badId = problemOf(await call(client, 'screenshot_post', { tweetId: '../usage?x=' }));
+  assert.deepEqual([badId.code, badId.status], ['invalid_post_id', 400]);
+  const unknownOption = problemOf(await call(client, 'get_post_markdown', { tweetId: TEXT_POST, includeStats: 'yes' }));
+  assert.equal(unknownOption.code, 'invalid_parameter');
   const restricted = problemOf(await call(client, 'screenshot_post', { tweetId: TEXT_POST, returnType: 'url' }));
   assert.equal(restricted.code, 'plan_restricted');
   assert.equal(await remaining(h, apiKey), 50, 'refusals cost nothing');
@@ -210,8 +218,8 @@ test('MCP refusals: bad key, exhausted quota, missing post, bad arguments, rate 
   assert.deepEqual([problemOf(exhausted).code, problemOf(exhausted).status], ['quota_exceeded', 403]);
   assert.deepEqual(exhausted._meta?.['postshot/quota'], { remaining: 0, limit: 50 });
 
-  // Each tool call is one request against the key's rate limit: five per minute here, five made above
-  // (four tool calls that reached REST, one usage request).
+  // Each tool call is one request against the key's rate limit: eight per minute here, eight made
+  // above (seven tool calls that reached REST, one usage request).
   const limited = problemOf(await call(client, 'get_usage'));
   assert.deepEqual([limited.code, limited.status], ['rate_limited', 429]);
 });

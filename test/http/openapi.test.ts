@@ -184,6 +184,21 @@ test('real answers match the document: statuses, media types, JSON bodies, probl
     },
   });
   assertDocumented(doc, 'POST', '/mcp', mcp);
+  // MCP protocol refusals: not JSON-RPC at all, a bad JSON-RPC message, a client that cannot take SSE.
+  for (const [accept, payload, status] of [
+    ['application/json, text/event-stream', {}, 400],
+    ['application/json, text/event-stream', { jsonrpc: '2.0', id: 1 }, 400],
+    ['application/json', { jsonrpc: '2.0', id: 1, method: 'tools/list' }, 406],
+  ] as const) {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { accept, 'content-type': 'application/json' },
+      payload,
+    });
+    assert.equal(res.statusCode, status, res.body);
+    assertDocumented(doc, 'POST', '/mcp', res);
+  }
   assert.deepEqual(
     [...new Set(statuses)].sort(),
     [200, 400, 401, 403, 404, 405, 415],

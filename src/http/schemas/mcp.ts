@@ -1,5 +1,12 @@
 import Type from 'typebox';
-import { problemResponses, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, QUOTA_HEADERS, SERVER_PROBLEMS } from './common.ts';
+import {
+  problemResponses,
+  problemSchema,
+  RATE_LIMIT_HEADERS,
+  REQUEST_ID_HEADER,
+  QUOTA_HEADERS,
+  SERVER_PROBLEMS,
+} from './common.ts';
 
 const JsonRpcMessage = Type.Object(
   {
@@ -10,6 +17,12 @@ const JsonRpcMessage = Type.Object(
   },
   { description: 'One JSON-RPC 2.0 message of the Model Context Protocol.' },
 );
+
+const JsonRpcError = Type.Object({
+  jsonrpc: Type.Literal('2.0'),
+  error: Type.Object({ code: Type.Integer(), message: Type.String() }),
+  id: Type.Union([Type.String(), Type.Integer(), Type.Null()]),
+});
 
 export const mcpSchema = {
   operationId: 'postMcp',
@@ -31,12 +44,18 @@ export const mcpSchema = {
       content: { 'application/json': { schema: Type.Object({ jsonrpc: Type.Literal('2.0') }) } },
     },
     202: { description: 'A notification or response was accepted.' },
-    ...problemResponses({
-      400: ['invalid_body'],
-      413: ['payload_too_large'],
-      415: ['unsupported_media_type'],
-      ...SERVER_PROBLEMS,
-    }),
+    ...problemResponses({ 413: ['payload_too_large'], 415: ['unsupported_media_type'], ...SERVER_PROBLEMS }),
+    400: {
+      description: 'Not a JSON-RPC message: problem `invalid_body`, or a JSON-RPC error from the MCP transport.',
+      content: {
+        'application/problem+json': { schema: problemSchema(['invalid_body']) },
+        'application/json': { schema: JsonRpcError },
+      },
+    },
+    406: {
+      description: 'The Accept header must list both application/json and text/event-stream (MCP transport).',
+      content: { 'application/json': { schema: JsonRpcError } },
+    },
   },
 };
 
