@@ -2,6 +2,7 @@
 // becomes a tool error (isError) carrying the problem's code and message, so an agent can act on it.
 // The low-level Server takes JSON Schemas as they are: our TypeBox schemas need no conversion.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
   CallToolRequestSchema,
   type CallToolResult,
@@ -21,6 +22,9 @@ const INSTRUCTIONS =
 
 // Only the presence and type of the post ids are checked here: everything else (id syntax, how many,
 // the options) is the REST route's to refuse, with its own codes and messages.
+// The SDK builds an Ajv instance per server unless given one: a server per request would pay for it each time.
+const jsonSchemaValidator = new AjvJsonSchemaValidator();
+
 const checkers = new Map(
   TOOLS.map((t) => {
     const ids: Record<string, TSchema> = {};
@@ -85,7 +89,7 @@ export function toToolResult(res: RestResponse): CallToolResult {
 export function createMcpServer(call: RestCaller): Server {
   const server = new Server(
     { name: 'postshot', title: 'postshot', version: API_VERSION },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS, jsonSchemaValidator },
   );
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: TOOLS.map(describe) }));
   server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
