@@ -91,6 +91,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description: 'Returns the credits left and the quota of the current period for this API key. Free.',
     inputSchema: Type.Object({}, { additionalProperties: false }),
     outputSchema: UsageResponse,
-    toRequest: () => ({ method: 'GET', url: '/api/v1/usage' }),
+    // Stray arguments go along so that REST refuses them, as it does for the other tools.
+    toRequest: (args) => ({ method: 'GET', url: `/api/v1/usage${queryOf(args, '')}` }),
   },
 ];

@@ -240,3 +240,44 @@ test('postshot mcp: the stdio forwarder lists and runs the tools of a running se
   const wrong = await stdioClient(t, h.url, 'psk_not-a-key');
   assert.equal(problemOf(await call(wrong, 'get_usage')).code, 'invalid_api_key');
 });
+
+test('hostile MCP bodies get JSON-RPC or tool errors, never a 5xx, and cost nothing', async (t) => {
+  const h = await listening(t);
+  const { apiKey } = await h.account('free');
+  const call = (params: unknown, method = 'tools/call') =>
+    fetch(`${h.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': apiKey,
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+    });
+  const cases: unknown[] = [
+    { name: 'screenshot_post', arguments: { tweetId: { $gt: '' } } },
+    { name: 'screenshot_post', arguments: 'tweetId=20' },
+    { name: 'get_posts_markdown', arguments: { tweetIds: [20, null] } },
+    { name: 'get_posts_markdown', arguments: { tweetIds: 'x'.repeat(5000) } },
+    { name: 'get_post_markdown', arguments: { tweetId: `20?includeStats=false#` } },
+    { name: 'get_post_markdown', arguments: { tweetId: 'x'.repeat(5000) } },
+    { name: 'get_post_markdown', arguments: { tweetId: '20', __proto__: { polluted: true }, constructor: 1 } },
+    { name: 'screenshot_post', arguments: { tweetId: '20', format: ['png', 'svg'] } },
+    { name: 'get_usage', arguments: { extra: 1 } },
+    { name: 42 },
+    { name: 'rm -rf', arguments: {} },
+    null,
+  ];
+  for (const params of cases) {
+    const res = await call(params);
+    assert.ok(res.status < 500, `${JSON.stringify(params).slice(0, 80)}: ${res.status}`);
+    const body = await res.json();
+    // A JSON-RPC error, a tool error, or (not a JSON-RPC message at all) a 400 problem.
+    const refused = body.error !== undefined || body.result?.isError === true || body.code === 'invalid_body';
+    assert.ok(refused, `${JSON.stringify(params).slice(0, 80)} was refused: ${JSON.stringify(body).slice(0, 200)}`);
+  }
+  const unknown = await call({}, 'resources/read');
+  assert.ok(unknown.status < 500);
+  assert.equal((await unknown.json()).error.code, -32601);
+  assert.equal(await remaining(h, apiKey), 50);
+});
