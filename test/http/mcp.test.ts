@@ -239,6 +239,9 @@ test('postshot mcp: the stdio forwarder lists and runs the tools of a running se
 
   const wrong = await stdioClient(t, h.url, 'psk_not-a-key');
   assert.equal(problemOf(await call(wrong, 'get_usage')).code, 'invalid_api_key');
+
+  // A service that cannot be reached: the client gets a JSON-RPC error naming it, not a hang.
+  await assert.rejects(stdioClient(t, 'http://127.0.0.1:1', apiKey), /could not be reached/);
 });
 
 test('hostile MCP bodies get JSON-RPC or tool errors, never a 5xx, and cost nothing', async (t) => {

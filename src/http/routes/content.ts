@@ -15,6 +15,7 @@ import {
   MAX_BULK_IDS as MAX_IDS,
 } from '../schemas/content.ts';
 import { assertSchemaValid, documented } from '../schemas/validation.ts';
+
 // Enough to fetch 100 ids in a few upstream round trips without flooding the sources.
 const FETCH_CONCURRENCY = 32;
 
