@@ -138,13 +138,27 @@ async function main() {
 
   // 2. Throughput at concurrency 8, keys rotated so credits never run out.
   // CPU per request is steadier than requests per second on a machine shared with other work.
-  const load = async (pathFor: (i: number) => string) => {
+  const load = async (pathFor: (i: number) => string, mcpTool?: (i: number) => Record<string, unknown>) => {
     const cpuBefore = cpuMs(service.child.pid!);
     const result = await autocannon({
       url: service.url,
       connections: 8,
       duration: DURATION,
-      requests: keys.map((key, i) => ({ method: 'GET', path: pathFor(i), headers: { 'x-api-key': key } })),
+      // MCP: the same operation as one JSON-RPC tools/call to POST /mcp.
+      requests: keys.map((key, i) =>
+        mcpTool
+          ? {
+              method: 'POST',
+              path: '/mcp',
+              headers: {
+                'x-api-key': key,
+                'content-type': 'application/json',
+                accept: 'application/json, text/event-stream',
+              },
+              body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: mcpTool(i) }),
+            }
+          : { method: 'GET', path: pathFor(i), headers: { 'x-api-key': key } },
+      ),
     });
     const cpuPerRequest = (cpuMs(service.child.pid!) - cpuBefore) / result.requests.total;
     return {
@@ -160,6 +174,10 @@ async function main() {
   const throughput = {
     png: await load((i) => `/api/v1/screenshot/${ids[i % ids.length]}?format=png`),
     markdown: await load((i) => `/api/v1/content/${ids[i % ids.length]}`),
+    mcpMarkdown: await load(
+      () => '/mcp',
+      (i) => ({ name: 'get_post_markdown', arguments: { tweetId: ids[i % ids.length] } }),
+    ),
   };
 
   // 3. Headless Chromium, page reused, screenshotting our HTML at the same size (2x).
@@ -226,7 +244,7 @@ async function main() {
   console.log('\nHTTP at concurrency 8, quota on               req/s     p50 ms   p99 ms   non-2xx  CPU ms/req');
   for (const [name, t] of Object.entries(throughput)) {
     console.log(
-      `  ${(name === 'png' ? 'PNG screenshots' : 'Markdown content').padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${String(t.non2xx).padEnd(8)} ${t.cpuMsPerRequest}`,
+      `  ${({ png: 'PNG screenshots', markdown: 'Markdown content', mcpMarkdown: 'Markdown over MCP (get_post_markdown)' } as Record<string, string>)[name].padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${String(t.non2xx).padEnd(8)} ${t.cpuMsPerRequest}`,
     );
   }
   console.log(`\npeak RSS of the service: ${rss} MB`);

@@ -15,6 +15,7 @@ import { registerSecurityHooks } from './http/hooks/security.ts';
 import { applyCallerQuota } from './http/metered.ts';
 import { trackRouteMethods } from './http/method-not-allowed.ts';
 import { ProblemError, sendProblem } from './http/problem.ts';
+import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { RenderTimeoutError } from './render/pool.ts';
 
@@ -132,6 +133,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   });
 
   const methods = trackRouteMethods(app);
+  await registerOpenApi(app, c.config);
   registerRoutes(app, c);
   for (const plugin of options.plugins ?? []) plugin(app);
   methods.close();

@@ -16,6 +16,8 @@ Usage:
   postshot keys revoke KEY_ID
   postshot usage ACCOUNT_ID [--json]
   postshot render <id|url> [--format png|svg|html] [--theme light|dark] [-o FILE]
+  postshot openapi                       print the OpenAPI 3.1 document (as GET /openapi.json)
+  postshot mcp --url URL --api-key KEY   stdio MCP server forwarding to the service at URL
 
 Configuration comes from environment variables (see README).`;
 
@@ -43,6 +45,8 @@ function parseCliArgs(argv: string[]) {
       format: { type: 'string' },
       theme: { type: 'string' },
       output: { type: 'string', short: 'o' },
+      url: { type: 'string' },
+      'api-key': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -61,6 +65,17 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo =
   if (parsed.values.help || command === 'help') {
     io.out(USAGE);
     return 0;
+  }
+  if (command === 'mcp') {
+    // Needs no configuration of its own: it only talks to a running service.
+    const { runMcpForwarder } = await import('./mcp.ts');
+    try {
+      return await runMcpForwarder(parsed.values, io, env);
+    } catch (err) {
+      if (!(err instanceof CliError)) throw err;
+      io.err(`postshot: ${err.message}`);
+      return 1;
+    }
   }
   let config: Readonly<Config>;
   try {
@@ -88,6 +103,10 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo =
         return await runKeysCommand(config, rest, parsed.values, io);
       case 'usage':
         return await runUsageCommand(config, rest, parsed.values, io);
+      case 'openapi': {
+        const { runOpenApiCommand } = await import('./openapi.ts');
+        return await runOpenApiCommand(config, io);
+      }
       case 'render': {
         const { runRenderCommand } = await import('./render.ts');
         return await runRenderCommand(config, rest, parsed.values, io);

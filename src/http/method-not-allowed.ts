@@ -28,6 +28,8 @@ export function trackRouteMethods(app: FastifyInstance): { close(): void } {
           method: missing,
           url,
           exposeHeadRoute: false,
+          schema: { hide: true },
+          config: { methodNotAllowed: true },
           handler: (request, reply) => {
             reply.header('Allow', allow);
             return sendProblem(

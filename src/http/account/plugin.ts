@@ -33,6 +33,10 @@ const FONTS = path.join(
 /** The account pages under /account: one encapsulated plugin, so its parsers and hooks stay out of the API. */
 export async function accountPages(app: FastifyInstance, opts: { c: Container }): Promise<void> {
   const { c } = opts;
+  // Pages for people, not API operations: kept out of the OpenAPI document.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
   await app.register(fastifyCookie);
   await app.register(fastifyFormbody);
   await app.register(fastifyCsrf, {

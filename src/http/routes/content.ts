@@ -9,9 +9,14 @@ import { cachedPost, POST_ID_HINT, requirePost, requirePostId } from '../post-lo
 import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
 import { PRIVATE_SHORT_CACHE, varyOnEncoding } from '../response-headers.ts';
+import {
+  bulkContentSchema,
+  contentSchema,
+  MARKDOWN_OPTION_NAMES as OPTION_NAMES,
+  MAX_BULK_IDS as MAX_IDS,
+} from '../schemas/content.ts';
+import { assertSchemaValid, documented } from '../schemas/validation.ts';
 
-const OPTION_NAMES = ['includeStats', 'includeMedia', 'includeQuoted'] as const;
-const MAX_IDS = 100;
 // Enough to fetch 100 ids in a few upstream round trips without flooding the sources.
 const FETCH_CONCURRENCY = 32;
 
@@ -114,6 +119,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
       validate: () => {
         options = readOptions(request.query);
         id = requirePostId((request.params as { '*'?: string })['*']);
+        assertSchemaValid(request);
       },
       inHand: async () => {
         const post = await cachedPost(c, id);
@@ -130,50 +136,63 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
     return varyOnEncoding(reply.type(type), type).header('Cache-Control', PRIVATE_SHORT_CACHE).send(markdown);
   };
   // The wildcard also accepts post URLs that were not URL-encoded; without an id the answer is 400.
-  for (const url of ['/api/v1/content/*', '/api/v1/content'])
-    app.route({ method: ['GET', 'HEAD'], url, handler: single });
+  // HEAD is its own hidden route: the document has one operation per path and method.
+  app.route({
+    method: 'GET',
+    url: '/api/v1/content/*',
+    exposeHeadRoute: false,
+    ...documented(contentSchema),
+    handler: single,
+  });
+  app.route({ method: 'HEAD', url: '/api/v1/content/*', schema: { hide: true }, handler: single });
+  app.route({ method: ['GET', 'HEAD'], url: '/api/v1/content', schema: { hide: true }, handler: single });
 
   // The key is checked before the body is read: no key is 401 whatever the body.
-  app.post('/api/v1/content/tweets', { onRequest: authorizeFirst(c, 'content') }, async (request, reply) => {
-    let requested: string[] = [];
-    let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
-    const results = await runMetered(c, request, reply, {
-      style: 'content',
-      endpoint: 'content_bulk',
-      cost: 0,
-      validate: () => {
-        options = readOptions(request.query);
-        requested = readBulkBody(request.body);
-      },
-      work: async (meter) => {
-        const parsed = requested.map((raw) => ({ raw, parsed: parsePostId(raw) }));
-        const distinct = [...new Set(parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.id] : [])))];
-        const outcomes = distinct.length ? await fetchCharged(c, meter, distinct) : new Map();
-        return parsed.map(({ raw, parsed: p }): BulkItem => {
-          if (!p.ok)
-            return {
-              tweetId: maskKeys(raw),
-              success: false,
-              error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}. ${POST_ID_HINT}` },
-            };
-          // The normalized id, as the single endpoints answer; what was sent too when it differs.
-          const echo = p.id === raw ? { tweetId: p.id } : { tweetId: p.id, input: maskKeys(raw) };
-          const o = outcomes.get(p.id)!;
-          if (o === 'quota_exceeded') {
-            return {
-              ...echo,
-              success: false,
-              error: { code: 'quota_exceeded', message: 'No credits left for this id.' },
-            };
-          }
-          if (o.kind === 'found') return { ...echo, markdown: renderMarkdownOnce(o.post, options), success: true };
-          return { ...echo, success: false, error: failureOf(o, p.id) };
-        });
-      },
-    });
-    const successful = results.filter((r) => r.success).length;
-    return reply
-      .header('Cache-Control', 'no-store')
-      .send({ results, total: results.length, successful, failed: results.length - successful });
-  });
+  app.post(
+    '/api/v1/content/tweets',
+    { ...documented(bulkContentSchema), onRequest: authorizeFirst(c, 'content') },
+    async (request, reply) => {
+      let requested: string[] = [];
+      let options: MarkdownOptions = DEFAULT_MARKDOWN_OPTIONS;
+      const results = await runMetered(c, request, reply, {
+        style: 'content',
+        endpoint: 'content_bulk',
+        cost: 0,
+        validate: () => {
+          options = readOptions(request.query);
+          requested = readBulkBody(request.body);
+          assertSchemaValid(request);
+        },
+        work: async (meter) => {
+          const parsed = requested.map((raw) => ({ raw, parsed: parsePostId(raw) }));
+          const distinct = [...new Set(parsed.flatMap((p) => (p.parsed.ok ? [p.parsed.id] : [])))];
+          const outcomes = distinct.length ? await fetchCharged(c, meter, distinct) : new Map();
+          return parsed.map(({ raw, parsed: p }): BulkItem => {
+            if (!p.ok)
+              return {
+                tweetId: maskKeys(raw),
+                success: false,
+                error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}. ${POST_ID_HINT}` },
+              };
+            // The normalized id, as the single endpoints answer; what was sent too when it differs.
+            const echo = p.id === raw ? { tweetId: p.id } : { tweetId: p.id, input: maskKeys(raw) };
+            const o = outcomes.get(p.id)!;
+            if (o === 'quota_exceeded') {
+              return {
+                ...echo,
+                success: false,
+                error: { code: 'quota_exceeded', message: 'No credits left for this id.' },
+              };
+            }
+            if (o.kind === 'found') return { ...echo, markdown: renderMarkdownOnce(o.post, options), success: true };
+            return { ...echo, success: false, error: failureOf(o, p.id) };
+          });
+        },
+      });
+      const successful = results.filter((r) => r.success).length;
+      return reply
+        .header('Cache-Control', 'no-store')
+        .send({ results, total: results.length, successful, failed: results.length - successful });
+    },
+  );
 }

@@ -6,6 +6,8 @@ import { IMAGES_CORS } from '../cors.ts';
 import { IMAGE_KEY } from '../../storage/images/interface.ts';
 import { sendProblem } from '../problem.ts';
 import { setRenderedHeaders } from '../response-headers.ts';
+import { imageSchema } from '../schemas/service.ts';
+import { documented } from '../schemas/validation.ts';
 
 /**
  * Hosted images (returnType=url) by content hash: immutable, so the hash is a strong ETag and the
@@ -14,47 +16,53 @@ import { setRenderedHeaders } from '../response-headers.ts';
  */
 export function registerImageRoutes(app: FastifyInstance, c: Container): void {
   // Preflights are answered by the CORS plugin's hook; this route only gives them the image options.
-  app.options('/images/:key', { config: { cors: IMAGES_CORS } }, (_request, reply) => reply.callNotFound());
-  app.get('/images/:key', { compress: false, config: { cors: IMAGES_CORS } }, async (request, reply) => {
-    const { key } = request.params as { key: string };
-    const found = IMAGE_KEY.test(key) ? await c.images.get(key) : null;
-    if (!found) return sendProblem(request, reply, 'not_found', 'No stored image has this name.');
-    const etag = `"${key.slice(0, key.indexOf('.'))}"`;
-    const lastModified = found.lastModified?.toUTCString();
-    setRenderedHeaders(reply, found.contentType)
-      .header('Cache-Control', 'public, max-age=31536000, immutable')
-      .header('ETag', etag)
-      .header('Accept-Ranges', 'bytes');
-    if (lastModified) reply.header('Last-Modified', lastModified);
-    if (fresh(request.headers, { etag, 'last-modified': lastModified })) return reply.code(304).send();
+  app.options('/images/:key', { schema: { hide: true }, config: { cors: IMAGES_CORS } }, (_request, reply) =>
+    reply.callNotFound(),
+  );
+  app.get(
+    '/images/:key',
+    { ...documented(imageSchema), compress: false, config: { cors: IMAGES_CORS } },
+    async (request, reply) => {
+      const { key } = request.params as { key: string };
+      const found = IMAGE_KEY.test(key) ? await c.images.get(key) : null;
+      if (!found) return sendProblem(request, reply, 'not_found', 'No stored image has this name.');
+      const etag = `"${key.slice(0, key.indexOf('.'))}"`;
+      const lastModified = found.lastModified?.toUTCString();
+      setRenderedHeaders(reply, found.contentType)
+        .header('Cache-Control', 'public, max-age=31536000, immutable')
+        .header('ETag', etag)
+        .header('Accept-Ranges', 'bytes');
+      if (lastModified) reply.header('Last-Modified', lastModified);
+      if (fresh(request.headers, { etag, 'last-modified': lastModified })) return reply.code(304).send();
 
-    const size = found.bytes.length;
-    const range = request.headers.range;
-    // If-Range names the representation the client already holds part of; another one gets it all.
-    const ifRange = request.headers['if-range'];
-    if (
-      range &&
-      (ifRange === undefined || ifRange === etag || (lastModified !== undefined && ifRange === lastModified))
-    ) {
-      const ranges = parseRange(size, range, { combine: true });
-      if (ranges === -1) {
-        reply.header('Content-Range', `bytes */${size}`);
-        return sendProblem(
-          request,
-          reply,
-          'range_not_satisfiable',
-          `The image has ${size} bytes; no requested range starts within them.`,
-        );
+      const size = found.bytes.length;
+      const range = request.headers.range;
+      // If-Range names the representation the client already holds part of; another one gets it all.
+      const ifRange = request.headers['if-range'];
+      if (
+        range &&
+        (ifRange === undefined || ifRange === etag || (lastModified !== undefined && ifRange === lastModified))
+      ) {
+        const ranges = parseRange(size, range, { combine: true });
+        if (ranges === -1) {
+          reply.header('Content-Range', `bytes */${size}`);
+          return sendProblem(
+            request,
+            reply,
+            'range_not_satisfiable',
+            `The image has ${size} bytes; no requested range starts within them.`,
+          );
+        }
+        // Malformed, not in bytes, or several ranges: the whole image (a server may ignore Range).
+        if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
+          const { start, end } = ranges[0];
+          return reply
+            .code(206)
+            .header('Content-Range', `bytes ${start}-${end}/${size}`)
+            .send(found.bytes.subarray(start, end + 1));
+        }
       }
-      // Malformed, not in bytes, or several ranges: the whole image (a server may ignore Range).
-      if (ranges !== -2 && ranges.type === 'bytes' && ranges.length === 1) {
-        const { start, end } = ranges[0];
-        return reply
-          .code(206)
-          .header('Content-Range', `bytes ${start}-${end}/${size}`)
-          .send(found.bytes.subarray(start, end + 1));
-      }
-    }
-    return reply.send(found.bytes);
-  });
+      return reply.send(found.bytes);
+    },
+  );
 }

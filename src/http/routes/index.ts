@@ -3,6 +3,7 @@ import type { Container } from '../../container.ts';
 import { registerContentRoutes } from './content.ts';
 import { registerHealthRoutes } from './health.ts';
 import { registerImageRoutes } from './images.ts';
+import { registerMcpRoutes } from './mcp.ts';
 import { registerScreenshotRoutes } from './screenshot.ts';
 import { registerUsageRoute } from './usage.ts';
 import { accountPages } from '../account/plugin.ts';
@@ -14,4 +15,5 @@ export function registerRoutes(app: FastifyInstance, c: Container): void {
   registerScreenshotRoutes(app, c);
   registerImageRoutes(app, c);
   app.register(accountPages, { prefix: '/account', c });
+  registerMcpRoutes(app, c);
 }

@@ -10,10 +10,8 @@ import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { ProblemError } from '../problem.ts';
 import { readEnum, rejectUnknownQuery } from '../query.ts';
 import { inlineFileName, PRIVATE_SHORT_CACHE, setRenderedHeaders, varyOnEncoding } from '../response-headers.ts';
-
-const FORMATS = ['svg', 'png', 'html'] as const;
-const THEMES = ['light', 'dark'] as const;
-const RETURN_TYPES = ['buffer', 'url'] as const;
+import { FORMATS, RETURN_TYPES, screenshotSchema, THEMES } from '../schemas/screenshot.ts';
+import { assertSchemaValid, documented } from '../schemas/validation.ts';
 
 interface Shot {
   rendered: Rendered;
@@ -51,6 +49,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         theme = readEnum(request.query, 'theme', THEMES, 'light');
         returnType = readEnum(request.query, 'returnType', RETURN_TYPES, 'buffer');
         id = requirePostId((request.params as { '*'?: string })['*']);
+        assertSchemaValid(request);
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
           throw new ProblemError(
             'plan_restricted',
@@ -86,6 +85,14 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
     return reply.send(result.rendered.bytes);
   };
   // Without an id (`/api/v1/screenshot/`) the answer is 400 invalid_post_id, not a missing route.
-  for (const url of ['/api/v1/screenshot/*', '/api/v1/screenshot'])
-    app.route({ method: ['GET', 'HEAD'], url, handler });
+  // HEAD is its own hidden route: the document has one operation per path and method.
+  app.route({
+    method: 'GET',
+    url: '/api/v1/screenshot/*',
+    exposeHeadRoute: false,
+    ...documented(screenshotSchema),
+    handler: handler,
+  });
+  app.route({ method: 'HEAD', url: '/api/v1/screenshot/*', schema: { hide: true }, handler: handler });
+  app.route({ method: ['GET', 'HEAD'], url: '/api/v1/screenshot', schema: { hide: true }, handler });
 }

@@ -2,11 +2,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { authorize } from '../metered.ts';
 import { rejectUnknownQuery } from '../query.ts';
+import { usageSchema } from '../schemas/usage.ts';
+import { assertSchemaValid, documented } from '../schemas/validation.ts';
 
 export function registerUsageRoute(app: FastifyInstance, c: Container): void {
-  app.get('/api/v1/usage', async (request, reply) => {
+  app.get('/api/v1/usage', documented(usageSchema), async (request, reply) => {
     const caller = await authorize(c, request, reply, 'usage');
     rejectUnknownQuery(request.query, []);
+    assertSchemaValid(request);
     const usage = await c.quota.usage(caller.account);
     return reply.header('Cache-Control', 'no-store').send({
       remaining: usage.remaining,

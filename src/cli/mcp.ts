@@ -1,0 +1,67 @@
+// `postshot mcp --url U --api-key K`: a stdio MCP server for agent clients that only speak stdio.
+// It forwards every message, unchanged, to the running service's /mcp endpoint with the key, so
+// tools, metering and errors are the service's own. stdout carries only MCP messages.
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { isJSONRPCRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { CliError, type CliIo } from './index.ts';
+
+/** JSON-RPC "server error" range: the service could not be reached or answered badly. */
+const UNREACHABLE = -32000;
+
+export function mcpEndpoint(url: string | undefined): URL {
+  if (!url) throw new CliError('mcp needs --url, the address of a running postshot service');
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    throw new CliError(`--url is not a URL: "${url}"`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new CliError('--url must be http:// or https://');
+  // Accept both the service root and its /mcp address.
+  return new URL(
+    base.pathname.replace(/\/+$/, '').endsWith('/mcp') ? base.href : `${base.href.replace(/\/+$/, '')}/mcp`,
+  );
+}
+
+/** Runs until stdin closes; resolves with the exit code. */
+export async function runMcpForwarder(
+  flags: { url?: string; 'api-key'?: string },
+  io: CliIo,
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
+  const endpoint = mcpEndpoint(flags.url);
+  const key = flags['api-key'] ?? env.POSTSHOT_API_KEY;
+  if (!key) throw new CliError('mcp needs --api-key (or POSTSHOT_API_KEY)');
+  const upstream = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { 'X-API-KEY': key } } });
+  const local = new StdioServerTransport();
+  const closed = new Promise<void>((resolve) => {
+    local.onclose = resolve;
+  });
+
+  const failed = (message: JSONRPCMessage, err: unknown) => {
+    io.err(`postshot mcp: ${endpoint.origin}: ${(err as Error).message}`);
+    if (!isJSONRPCRequest(message)) return;
+    void local.send({
+      jsonrpc: '2.0',
+      id: message.id,
+      error: { code: UNREACHABLE, message: `The postshot service at ${endpoint.origin} could not be reached.` },
+    });
+  };
+  local.onmessage = (message) => {
+    upstream.send(message).catch((err) => failed(message, err));
+  };
+  upstream.onmessage = (message) => {
+    // Later requests carry the negotiated version, as the SDK's own client does.
+    const version = (message as { result?: { protocolVersion?: unknown } }).result?.protocolVersion;
+    if (typeof version === 'string') upstream.setProtocolVersion(version);
+    void local.send(message);
+  };
+  upstream.onerror = (err) => io.err(`postshot mcp: ${err.message}`);
+  await upstream.start();
+  await local.start();
+  process.stdin.once('end', () => void local.close());
+  await closed;
+  await upstream.close();
+  return 0;
+}
