@@ -137,6 +137,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const renderer = new Renderer(media, {
     timeoutMs: config.renderTimeoutMs,
     workers: config.renderWorkers || RenderPool.defaultSize(),
+    memoryMb: config.renderMemoryMb,
     cacheBytes: config.renderCacheMb * 1024 * 1024,
   });
   const images = await openImageStore(config);
