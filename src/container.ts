@@ -127,7 +127,9 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const rateLimiter = await openRateLimiter(config, clock, redis);
   const quota = new QuotaService(accounts, clock);
   const { cache, flight } = await openPostCache(config, clock, redis);
-  const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs);
+  const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs, (fields, message) =>
+    logger.warn(fields, message),
+  );
   const media = new MediaFetcher({
     mediaUrl: config.mediaUrl,
     timeoutMs: config.upstreamTimeoutMs,

@@ -8,7 +8,6 @@ import { bodyValidator, Indices, Opt, OptNullable } from '../schema.ts';
 export const FxFacet = Type.Object({
   type: Opt(Type.String()),
   indices: Opt(Indices),
-  id: Opt(Type.String()),
   display: Opt(Type.String()),
   original: Opt(Type.String()),
   replacement: Opt(Type.String()),
@@ -56,7 +55,6 @@ const Count = OptNullable(Type.Number());
 const FxTweetSchema = Type.Cyclic(
   {
     FxTweet: Type.Object({
-      url: Opt(Type.String()),
       id: Opt(Type.String()),
       text: Opt(Type.String()),
       raw_text: Opt(

@@ -49,7 +49,6 @@ const SynVideo = Type.Object({
 });
 
 const SynCardValue = Type.Object({
-  type: Text,
   string_value: Text,
   boolean_value: Opt(Type.Boolean()),
   image_value: Opt(Type.Object({ height: Num, width: Num, url: Text })),
