@@ -51,8 +51,9 @@ export function capPost(post: Post, depth = 0): Post {
     ...post,
     author: {
       ...post.author,
+      // The handle is not cut: the post's URL is built from it. The body schemas hold it to X's
+      // characters and length (schema.ts).
       name: cut(post.author.name, L.nameChars),
-      handle: cut(post.author.handle, L.handleChars),
     },
     text,
     entities,

@@ -5,6 +5,11 @@ import { Compile } from 'typebox/compile';
 
 export const Opt = <T extends TSchema>(t: T) => Type.Optional(t);
 export const OptNullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union([t, Type.Null()]));
+/**
+ * An X handle: the post's URL and every link to its author are built from it. X allows 15
+ * characters today; a little room is left so a longer legacy handle still fits.
+ */
+export const Handle = Type.String({ pattern: '^[A-Za-z0-9_]{1,20}$' });
 /** A [start, end) pair of code point offsets. */
 export const Indices = Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]);
 

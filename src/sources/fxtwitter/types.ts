@@ -3,7 +3,7 @@
 // fields normalize.ts reads are declared (others pass unchecked); everything is optional, since
 // trimmed captures omit raw_text, views and author details.
 import Type from 'typebox';
-import { bodyValidator, Indices, Opt, OptNullable } from '../schema.ts';
+import { bodyValidator, Handle, Indices, Opt, OptNullable } from '../schema.ts';
 
 export const FxFacet = Type.Object({
   type: Opt(Type.String()),
@@ -16,7 +16,7 @@ export const FxFacet = Type.Object({
 export const FxAuthor = Type.Object({
   id: Opt(Type.String()),
   name: Opt(Type.String()),
-  screen_name: Opt(Type.String()),
+  screen_name: Opt(Handle),
   avatar_url: OptNullable(Type.String()),
   verification: OptNullable(Type.Object({ verified: Opt(Type.Boolean()), type: OptNullable(Type.String()) })),
   profile_image_shape: Opt(Type.String()),

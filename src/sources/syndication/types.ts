@@ -3,7 +3,7 @@
 // fields normalize.ts reads are declared (others pass unchecked); everything is optional, since 2026
 // bodies omit empty entity arrays and can omit entities, user and media fields.
 import Type from 'typebox';
-import { bodyValidator, Indices, Opt } from '../schema.ts';
+import { bodyValidator, Handle, Indices, Opt } from '../schema.ts';
 
 const Text = Opt(Type.String());
 const Num = Opt(Type.Number());
@@ -19,7 +19,7 @@ const SynEntities = Type.Object({
 export const SynUser = Type.Object({
   id_str: Text,
   name: Text,
-  screen_name: Text,
+  screen_name: Opt(Handle),
   is_blue_verified: Opt(Type.Boolean()),
   verified: Opt(Type.Boolean()),
   verified_type: Text,
