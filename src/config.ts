@@ -1,4 +1,5 @@
 // The one place that reads the environment. Everything else receives a frozen Config.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { Plan } from './quota/plans.ts';
 import { PLAN_NAMES } from './quota/plans.ts';
@@ -158,6 +159,20 @@ function readTrustProxy(env: Env): Config['trustProxy'] {
   if (raw === undefined || raw === '') return undefined;
   if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
   if (/^\d+$/.test(raw)) return Number(raw);
+  // Otherwise a list of proxy addresses, as Fastify (proxy-addr) takes it: checked here, or a
+  // typo would only surface as a stack trace when the server is built.
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    if (/^(loopback|linklocal|uniquelocal)$/.test(part)) continue;
+    const [ip, bits, ...rest] = part.split('/');
+    const family = isIP(ip);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits) || isIP(bits) === 4;
+    if (!family || rest.length > 0 || !bitsOk)
+      throw new ConfigError(
+        'POSTSHOT_TRUST_PROXY',
+        `must be true, false, a hop count or a list of IP addresses or subnets, got "${part}"`,
+      );
+  }
   return raw;
 }
 

@@ -164,6 +164,24 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     const refunded = await accounts.refundAbandoned(clock() - config.reservationTimeoutMs, clock());
     if (refunded > 0) logger.warn({ refunded }, 'refunded credits of abandoned requests');
   };
+  const checkReadiness = async () => {
+    const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
+    if (renderer.state === 'warming') checks.render = 'warming';
+    checks.database = await accounts.ping().then(
+      () => 'ok' as const,
+      () => 'down' as const,
+    );
+    checks.images = await images.ping().then(
+      () => 'ok' as const,
+      () => 'down' as const,
+    );
+    if (config.redisUrl)
+      checks.redis = await cache.ping().then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      );
+    return checks;
+  };
   return {
     config,
     clock,
@@ -178,25 +196,13 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     mailer,
     outbox,
     inFlight,
-    async checkReadiness() {
-      const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
-      if (renderer.state === 'warming') checks.render = 'warming';
-      checks.database = await accounts.ping().then(
-        () => 'ok' as const,
-        () => 'down' as const,
-      );
-      checks.images = await images.ping().then(
-        () => 'ok' as const,
-        () => 'down' as const,
-      );
-      if (config.redisUrl)
-        checks.redis = await cache.ping().then(
-          () => 'ok' as const,
-          () => 'down' as const,
-        );
-      return checks;
-    },
+    checkReadiness,
     async start() {
+      // A part down at start is not fatal (requests that need it get 503 until it answers, and
+      // /readyz names it), but the operator is told once, by name.
+      for (const [part, state] of Object.entries(await checkReadiness()))
+        if (state === 'down')
+          logger.warn({ part }, `${part} unreachable at start; requests that need it get 503 until it answers`);
       // Embedded mode is one process: whatever is pending at start belongs to a process that died.
       if (accounts.kind === 'sqlite') {
         const refunded = await accounts.refundAbandoned(clock() + 1, clock());
