@@ -131,9 +131,17 @@ export class RenderPool {
     const child = fork(fileURLToPath(script), [], {
       execArgv,
       serialization: 'advanced',
-      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     const slot: Slot = { child, ready: Promise.resolve(), jobs: new Map(), watch: null, dropped: false };
+    // What the process last said on stderr (V8's out-of-memory report is many lines): the first
+    // line of it goes into the error of the cards it held, not onto the service's stderr.
+    let said = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (s: string) => {
+      said = (said + s).slice(-8192);
+    });
+    (child.stderr as { unref?: () => void } | null)?.unref?.();
     slot.ready = new Promise<void>((resolve, reject) => {
       const onFirst = (m: unknown) => {
         if ((m as { ready?: boolean }).ready) {
@@ -165,7 +173,10 @@ export class RenderPool {
       if (slot.dropped) return;
       // Which card broke the process is unknown: every card it had fails. V8 aborts a process
       // that reaches its heap cap, so an exit is what a card too large for the limits looks like.
-      const err = new RenderMemoryError(`the render process exited (${signal ?? `code ${code}`})`);
+      const why = /FATAL ERROR: [^\n]*|Error: [^\n]*/.exec(said)?.[0];
+      const err = new RenderMemoryError(
+        `the render process exited (${signal ?? `code ${code}`})${why ? `: ${why}` : ''}`,
+      );
       for (const job of this.drop(slot)) job.reject(err);
       this.dispatch();
     });

@@ -39,7 +39,10 @@ test('an error answer fails that card only; a crashed worker fails what it held 
   const pool = new RenderPool(1, 5000, SCRIPT);
   t.after(() => pool.close());
   await assert.rejects(job(pool, 'fail'), /failed on purpose/);
-  await assert.rejects(job(pool, 'crash'), (err) => err instanceof RenderTimeoutError && /exited/.test(err.message));
+  await assert.rejects(
+    job(pool, 'crash'),
+    (err) => err instanceof RenderTimeoutError && /exited \(code 1\): Error: worker crashed/.test(err.message),
+  );
   assert.equal((await job(pool, 'next')).split('|')[0], 'next');
 });
 
