@@ -68,9 +68,39 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   throw new Error('service did not start');
 }
 
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+/** Resident MB of a process and every process below it (the service and its render processes). */
+function treeRssMb(root: number): number {
+  const read = (file: string) => {
+    try {
+      return fs.readFileSync(file, 'utf8');
+    } catch {
+      return '';
+    }
+  };
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) {
+    const kids = read(`/proc/${pids[i]}/task/${pids[i]}/children`).trim();
+    if (kids) pids.push(...kids.split(/\s+/).map(Number));
+  }
+  return pids.reduce(
+    (sum, pid) => sum + Number(/VmRSS:\s+(\d+) kB/.exec(read(`/proc/${pid}/status`))?.[1] ?? 0) / 1024,
+    0,
+  );
+}
+
+/**
+ * The service's peak RSS with its render processes, sampled every 50 ms for the whole run: a
+ * process's own high-water mark would leave out the render processes (and those replaced).
+ */
+function samplePeakRss(pid: number): () => number {
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, treeRssMb(pid));
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, treeRssMb(pid));
+  };
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -97,6 +127,7 @@ async function main() {
   }
   await store.close();
   const service = await startService(env);
+  const peakRss = samplePeakRss(service.child.pid!);
   // One kept-alive connection through node:http, as an HTTP client library would hold it. fetch()
   // (undici) added 0.5-1.5 ms of its own per request on this 2-core machine (scratch latency
   // check, SVG of the text card): client time, not the service's.
@@ -185,7 +216,7 @@ async function main() {
     await browser.close();
   }
 
-  const rss = round(peakRssMb(service.child.pid!));
+  const rss = round(peakRss());
   agent.destroy();
   service.child.kill('SIGTERM');
   await upstream.close();
@@ -219,7 +250,7 @@ async function main() {
       `  ${(name === 'png' ? 'PNG screenshots' : 'Markdown content').padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${t.non2xx}`,
     );
   }
-  console.log(`\npeak RSS of the service: ${rss} MB`);
+  console.log(`\npeak RSS of the service and its render processes: ${rss} MB`);
   const dir = path.join(REPO, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${results.date.replace(/[:.]/g, '-')}.json`);
