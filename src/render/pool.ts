@@ -266,7 +266,16 @@ export class RenderPool {
             assets: assetsForIpc(job.assets),
             options: job.options,
           };
-          slot.child.send(task);
+          try {
+            slot.child.send(task);
+          } catch (err) {
+            // A card that cannot be cloned fails alone; a closed channel shows as the exit.
+            const entry = slot.jobs.get(job.id);
+            if (entry) clearTimeout(entry.timer);
+            slot.jobs.delete(job.id);
+            job.reject(err as Error);
+            if (slot.jobs.size === 0) this.idle(slot);
+          }
         },
         (err) => {
           for (const j of this.drop(slot)) j.reject(err);
