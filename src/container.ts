@@ -135,6 +135,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     timeoutMs: config.upstreamTimeoutMs,
     maxBytes: config.mediaMaxBytes,
     clock,
+    logFailure: (fields, message) => logger.warn(fields, message),
   });
   const renderer = new Renderer(media, {
     timeoutMs: config.renderTimeoutMs,

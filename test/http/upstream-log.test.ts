@@ -71,3 +71,36 @@ test('each failed upstream source is one warn line with source, status or error 
     if (k.body) assert.match(fx.detail, /does not fit at \/tweet\/id/, 'the failing path is named');
   }
 });
+
+test('a media fetch that fails is one warn line with its status, and the card still renders', async (t) => {
+  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
+  const dataDir = makeTempDir();
+  const lines: Line[] = [];
+  const config = loadConfig({ POSTSHOT_DATA_DIR: dataDir, POSTSHOT_LOG_LEVEL: 'warn', ...upstream.env });
+  const c = await createContainer(config, { logStream: { write: (s: string) => void lines.push(JSON.parse(s)) } });
+  const app = await buildApp(c);
+  t.after(async () => {
+    await app.close();
+    await c.close();
+    await upstream.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+  const created = await createAccountWithKey(c.accounts, { email: 'media@example.com', plan: 'business' }, c.clock());
+  assert.ok(created.ok);
+  upstream.setFault('PS1a', { status: 500 }, 'media');
+  for (const format of ['svg', 'png']) {
+    const res = await app.inject({
+      method: 'GET',
+      url: `/api/v1/screenshot/1900000000000000018?format=${format}`,
+      headers: { 'x-api-key': created.value.apiKey },
+    });
+    assert.equal(res.statusCode, 200, res.body);
+  }
+  const media = lines.filter((l) => l.msg === 'upstream media failed');
+  assert.equal(media.length, 1, `once while the failure is cached: ${JSON.stringify(lines)}`);
+  assert.equal(media[0].level, 40);
+  assert.equal(media[0].source, 'media');
+  assert.equal(media[0].status, 500);
+  assert.match(media[0].url, /PS1a/);
+  assert.equal(typeof media[0].durationMs, 'number');
+});
