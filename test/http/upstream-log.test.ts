@@ -89,7 +89,7 @@ test('a media fetch that fails is one warn line with its status, and the card st
   assert.ok(created.ok);
   upstream.setFault('PS1a', { status: 500 }, 'media');
   for (const format of ['svg', 'png']) {
-    const res = await app.inject({
+    const res: { statusCode: number; body: string } = await app.inject({
       method: 'GET',
       url: `/api/v1/screenshot/1900000000000000018?format=${format}`,
       headers: { 'x-api-key': created.value.apiKey },
