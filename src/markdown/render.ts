@@ -24,12 +24,17 @@ export function escapeMarkdownInline(text: string): string {
 
 /** Escapes what only means something at the start of a line (headings, lists, quotes, indents). */
 function escapeLineStart(line: string): string {
-  // Trailing blanks are invisible and would turn into a Markdown hard break; drop them.
-  const m = /^([ \t]*)(.*?)[ \t]*$/s.exec(line)!;
-  if (m[2] === '') return '';
+  // Trailing blanks are invisible and would turn into a Markdown hard break; drop them. Found by
+  // scanning: a lazy regex for this retried from every blank of a long run (quadratic).
+  const blank = (c: string) => c === ' ' || c === '\t';
+  let from = 0;
+  while (from < line.length && blank(line[from])) from++;
+  let to = line.length;
+  while (to > from && blank(line[to - 1])) to--;
+  if (from === to) return '';
   // Leading spaces would make an indented code block or be stripped; as references they stay text.
-  const indent = m[1].replace(/ /g, '&#32;').replace(/\t/g, '&#9;');
-  let rest = m[2];
+  const indent = line.slice(0, from).replace(/ /g, '&#32;').replace(/\t/g, '&#9;');
+  let rest = line.slice(from, to);
   rest = rest.replace(/^(#{1,6})(?=\s|$)/, (h) => h.replace(/#/g, '\\#'));
   rest = rest.replace(/^([-+*])(?=\s|$)/, '\\$1');
   rest = rest.replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');

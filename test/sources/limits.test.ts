@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
 import { POST_LIMITS } from '../../src/sources/limits.ts';
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
+import { REPO_DIR } from '../fixtures.ts';
 
 const author = { name: 'N'.repeat(200), screen_name: 'dana' };
 
@@ -68,4 +70,23 @@ test('a post within the limits is unchanged; a syndication post is held to them 
     assert.equal(long.post.author.name.length, 50);
     assert.equal(long.post.truncated, true);
   }
+});
+
+test('long runs of blanks in upstream text are handled in linear time (no regex backtracking)', () => {
+  // 1,000,000 blanks then a letter: a quadratic trim runs for hours and cannot be interrupted
+  // from inside the process, so the work runs in a child that is killed after 20 s.
+  const script = `
+    import { normalizeFxTwitter } from './src/sources/fxtwitter/normalize.ts';
+    import { renderMarkdown } from './src/markdown/render.ts';
+    for (const blanks of [' '.repeat(1e6), '\\n'.repeat(1e6), ' \\t'.repeat(5e5)]) {
+      const r = normalizeFxTwitter(200, { code: 200, tweet: { id: '20', text: 'a' + blanks + 'b', author: { name: 'D', screen_name: 'dana' }, created_timestamp: 1700000000 } });
+      if (r.kind !== 'found' || !renderMarkdown(r.post).includes('**@dana**')) process.exit(3);
+    }`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: REPO_DIR,
+    timeout: 20_000,
+    encoding: 'utf8',
+  });
+  assert.equal(run.signal, null, 'finished before the 20 s kill');
+  assert.equal(run.status, 0, run.stderr);
 });

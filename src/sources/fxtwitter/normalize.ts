@@ -83,7 +83,7 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
     }
     return buildVisibleText(raw.text, raw.display_text_range, entities, false);
   }
-  const text = (t.text ?? '').replace(/\s+$/u, '');
+  const text = (t.text ?? '').trimEnd();
   return buildVisibleText(text, undefined, detectEntities(text), false);
 }
 
