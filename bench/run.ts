@@ -68,15 +68,56 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   throw new Error('service did not start');
 }
 
-/** CPU time the process has used, all threads, in ms (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+function readProc(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
-function peakRssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmHWM:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+/** A process and every process below it (the service and its render processes). */
+function processTree(root: number): number[] {
+  const pids = [root];
+  for (let i = 0; i < pids.length; i++) {
+    const kids = readProc(`/proc/${pids[i]}/task/${pids[i]}/children`).trim();
+    if (kids) pids.push(...kids.split(/\s+/).map(Number));
+  }
+  return pids;
+}
+
+/**
+ * CPU time the service and its live render processes have used, all threads, in ms
+ * (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms).
+ */
+function cpuMs(root: number): number {
+  return processTree(root).reduce((sum, pid) => {
+    const fields = readProc(`/proc/${pid}/stat`).split(') ')[1]?.split(' ');
+    return fields ? sum + (Number(fields[11]) + Number(fields[12])) * 10 : sum;
+  }, 0);
+}
+
+/** Resident MB of the service and its render processes. */
+function treeRssMb(root: number): number {
+  return processTree(root).reduce(
+    (sum, pid) => sum + Number(/VmRSS:\s+(\d+) kB/.exec(readProc(`/proc/${pid}/status`))?.[1] ?? 0) / 1024,
+    0,
+  );
+}
+
+/**
+ * The service's peak RSS with its render processes, sampled every 50 ms for the whole run: a
+ * process's own high-water mark would leave out the render processes (and those replaced).
+ */
+function samplePeakRss(pid: number): () => number {
+  let peak = 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, treeRssMb(pid));
+  }, 50);
+  return () => {
+    clearInterval(timer);
+    return Math.max(peak, treeRssMb(pid));
+  };
 }
 
 async function timed(fn: () => Promise<unknown>): Promise<number> {
@@ -103,6 +144,7 @@ async function main() {
   }
   await store.close();
   const service = await startService(env);
+  const peakRss = samplePeakRss(service.child.pid!);
   // One kept-alive connection through node:http, as an HTTP client library would hold it. fetch()
   // (undici) added 0.5-1.5 ms of its own per request on this 2-core machine (scratch latency
   // check, SVG of the text card): client time, not the service's.
@@ -213,7 +255,7 @@ async function main() {
     await browser.close();
   }
 
-  const rss = round(peakRssMb(service.child.pid!));
+  const rss = round(peakRss());
   agent.destroy();
   service.child.kill('SIGTERM');
   await upstream.close();
@@ -247,7 +289,7 @@ async function main() {
       `  ${({ png: 'PNG screenshots', markdown: 'Markdown content', mcpMarkdown: 'Markdown over MCP (get_post_markdown)' } as Record<string, string>)[name].padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${String(t.non2xx).padEnd(8)} ${t.cpuMsPerRequest}`,
     );
   }
-  console.log(`\npeak RSS of the service: ${rss} MB`);
+  console.log(`\npeak RSS of the service and its render processes: ${rss} MB`);
   const dir = path.join(REPO, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${results.date.replace(/[:.]/g, '-')}.json`);

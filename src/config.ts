@@ -1,4 +1,5 @@
 // The one place that reads the environment. Everything else receives a frozen Config.
+import { isIP } from 'node:net';
 import path from 'node:path';
 import type { Plan } from './quota/plans.ts';
 import { PLAN_NAMES } from './quota/plans.ts';
@@ -46,6 +47,8 @@ export interface Config {
   postCacheTtlMs: number;
   renderTimeoutMs: number;
   renderWorkers: number;
+  /** Resident memory a render process may reach before it is killed with its cards. */
+  renderMemoryMb: number;
   renderCacheMb: number;
   renderWarmupMs: number;
   mediaMaxBytes: number;
@@ -183,6 +186,20 @@ function readTrustProxy(env: Env): Config['trustProxy'] {
   if (raw === undefined || raw === '') return undefined;
   if (/^(true|false)$/i.test(raw)) return raw.toLowerCase() === 'true';
   if (/^\d+$/.test(raw)) return Number(raw);
+  // Otherwise a list of proxy addresses, as Fastify (proxy-addr) takes it: checked here, or a
+  // typo would only surface as a stack trace when the server is built.
+  for (const part of raw.split(',').map((p) => p.trim())) {
+    if (/^(loopback|linklocal|uniquelocal)$/.test(part)) continue;
+    const [ip, bits, ...rest] = part.split('/');
+    const family = isIP(ip);
+    const maxBits = family === 6 ? 128 : 32;
+    const bitsOk = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits) || isIP(bits) === 4;
+    if (!family || rest.length > 0 || !bitsOk)
+      throw new ConfigError(
+        'POSTSHOT_TRUST_PROXY',
+        `must be true, false, a hop count or a list of IP addresses or subnets, got "${part}"`,
+      );
+  }
   return raw;
 }
 
@@ -234,6 +251,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     postCacheTtlMs: readInt(env, 'POSTSHOT_POST_CACHE_TTL_SECONDS', 300, 0, 86_400) * 1000,
     renderTimeoutMs: readInt(env, 'POSTSHOT_RENDER_TIMEOUT_MS', 10_000, 100, 120_000),
     renderWorkers: readInt(env, 'POSTSHOT_RENDER_WORKERS', 0, 0, 64),
+    renderMemoryMb: readInt(env, 'POSTSHOT_RENDER_MEMORY_MB', 1536, 128, 65_536),
     renderCacheMb: readInt(env, 'POSTSHOT_RENDER_CACHE_MB', 64, 0, 4096),
     renderWarmupMs: readInt(env, 'POSTSHOT_RENDER_WARMUP_MS', 3000, 0, 60_000),
     mediaMaxBytes: readInt(env, 'POSTSHOT_MEDIA_MAX_BYTES', 8 * 1024 * 1024, 1024, 64 * 1024 * 1024),

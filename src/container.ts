@@ -152,16 +152,20 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const rateLimiter = await openRateLimiter(config, clock, redis);
   const quota = new QuotaService(accounts, clock);
   const { cache, flight } = await openPostCache(config, clock, redis);
-  const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs);
+  const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs, (fields, message) =>
+    logger.warn(fields, message),
+  );
   const media = new MediaFetcher({
     mediaUrl: config.mediaUrl,
     timeoutMs: config.upstreamTimeoutMs,
     maxBytes: config.mediaMaxBytes,
     clock,
+    logFailure: (fields, message) => logger.warn(fields, message),
   });
   const renderer = new Renderer(media, {
     timeoutMs: config.renderTimeoutMs,
     workers: config.renderWorkers || RenderPool.defaultSize(),
+    memoryMb: config.renderMemoryMb,
     cacheBytes: config.renderCacheMb * 1024 * 1024,
   });
   const images = await openImageStore(config);
@@ -208,6 +212,24 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     const refunded = await accounts.refundAbandoned(clock() - config.reservationTimeoutMs, clock());
     if (refunded > 0) logger.warn({ refunded }, 'refunded credits of abandoned requests');
   };
+  const checkReadiness = async () => {
+    const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
+    if (renderer.state === 'warming') checks.render = 'warming';
+    checks.database = await accounts.ping().then(
+      () => 'ok' as const,
+      () => 'down' as const,
+    );
+    checks.images = await images.ping().then(
+      () => 'ok' as const,
+      () => 'down' as const,
+    );
+    if (config.redisUrl)
+      checks.redis = await cache.ping().then(
+        () => 'ok' as const,
+        () => 'down' as const,
+      );
+    return checks;
+  };
   return {
     config,
     clock,
@@ -223,25 +245,13 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     outbox,
     account,
     inFlight,
-    async checkReadiness() {
-      const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
-      if (renderer.state === 'warming') checks.render = 'warming';
-      checks.database = await accounts.ping().then(
-        () => 'ok' as const,
-        () => 'down' as const,
-      );
-      checks.images = await images.ping().then(
-        () => 'ok' as const,
-        () => 'down' as const,
-      );
-      if (config.redisUrl)
-        checks.redis = await cache.ping().then(
-          () => 'ok' as const,
-          () => 'down' as const,
-        );
-      return checks;
-    },
+    checkReadiness,
     async start() {
+      // A part down at start is not fatal (requests that need it get 503 until it answers, and
+      // /readyz names it), but the operator is told once, by name.
+      for (const [part, state] of Object.entries(await checkReadiness()))
+        if (state === 'down')
+          logger.warn({ part }, `${part} unreachable at start; requests that need it get 503 until it answers`);
       // Embedded mode is one process: whatever is pending at start belongs to a process that died.
       if (accounts.kind === 'sqlite') {
         const refunded = await accounts.refundAbandoned(clock() + 1, clock());

@@ -2,18 +2,28 @@ import fs from 'node:fs';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createContainer } from '../container.ts';
-import type { CliIo } from './index.ts';
+import { CliError, type CliIo } from './index.ts';
+import { describeStartupFailure } from './startup-failure.ts';
 
 /** Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes. */
 export async function serve(config: Readonly<Config>, _io: CliIo): Promise<number> {
-  const container = await createContainer(config);
-  const https =
-    config.tlsCert && config.tlsKey
-      ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
-      : undefined;
-  const app = await buildApp(container, { https });
-  await container.start();
-  await app.listen({ port: config.port, host: config.host });
+  let container: Awaited<ReturnType<typeof createContainer>> | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    container = await createContainer(config);
+    const https =
+      config.tlsCert && config.tlsKey
+        ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
+        : undefined;
+    app = await buildApp(container, { https });
+    await container.start();
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // A start-up failure is one line on stderr and exit code 1 (index.ts prints CliError so).
+    await app?.close().catch(() => {});
+    await container?.close().catch(() => {});
+    throw new CliError(`cannot start: ${describeStartupFailure(err, config)}`);
+  }
 
   return new Promise<number>((resolve) => {
     let closing = false;

@@ -1,3 +1,4 @@
+import { checkMediaUrl } from '../sources/media.ts';
 import { segmentText, type Media, type Post } from '../sources/post.ts';
 
 export interface MarkdownOptions {
@@ -23,12 +24,17 @@ export function escapeMarkdownInline(text: string): string {
 
 /** Escapes what only means something at the start of a line (headings, lists, quotes, indents). */
 function escapeLineStart(line: string): string {
-  // Trailing blanks are invisible and would turn into a Markdown hard break; drop them.
-  const m = /^([ \t]*)(.*?)[ \t]*$/s.exec(line)!;
-  if (m[2] === '') return '';
+  // Trailing blanks are invisible and would turn into a Markdown hard break; drop them. Found by
+  // scanning: a lazy regex for this retried from every blank of a long run (quadratic).
+  const blank = (c: string) => c === ' ' || c === '\t';
+  let from = 0;
+  while (from < line.length && blank(line[from])) from++;
+  let to = line.length;
+  while (to > from && blank(line[to - 1])) to--;
+  if (from === to) return '';
   // Leading spaces would make an indented code block or be stripped; as references they stay text.
-  const indent = m[1].replace(/ /g, '&#32;').replace(/\t/g, '&#9;');
-  let rest = m[2];
+  const indent = line.slice(0, from).replace(/ /g, '&#32;').replace(/\t/g, '&#9;');
+  let rest = line.slice(from, to);
   rest = rest.replace(/^(#{1,6})(?=\s|$)/, (h) => h.replace(/#/g, '\\#'));
   rest = rest.replace(/^([-+*])(?=\s|$)/, '\\$1');
   rest = rest.replace(/^(\d{1,9})([.)])(?=\s|$)/, '$1\\$2');
@@ -36,8 +42,38 @@ function escapeLineStart(line: string): string {
   return indent + rest;
 }
 
-function escapeUrl(url: string): string {
-  return url.replace(/[\s()<>\\]/g, (c) => encodeURIComponent(c));
+// Threat model: every URL here comes from upstream data and may be built to run script when
+// clicked (javascript:, data:) or to close the link and open another. A link destination is
+// only ever an http(s) URL in its WHATWG serialization with every character that could end or
+// reshape a CommonMark destination percent-encoded; anything else is not linked at all.
+const DESTINATION_SPECIAL = /[\s()<>\\[\]"'`]/g;
+
+/** The URL as a safe CommonMark link destination, or null when it is not an http(s) URL. */
+export function linkDestination(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
+  if (url.username || url.password) return null;
+  return url.href.replace(
+    DESTINATION_SPECIAL,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
+  );
+}
+
+/** A link to an http(s) URL; the label alone (escaped) when the URL is not one. */
+function link(label: string, url: string): string {
+  const to = linkDestination(url);
+  return to === null ? escapeOneLine(label) : `[${escapeOneLine(label)}](${to})`;
+}
+
+/** Media are linked only on X's media hosts (the ones the service itself fetches from). */
+function mediaDestination(raw: string): string | null {
+  const check = checkMediaUrl(raw);
+  return check.ok ? linkDestination(check.url.href) : null;
 }
 
 // One formatter: Number#toLocaleString builds a new one per call.
@@ -53,8 +89,13 @@ export function formatUtc(iso: string): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
 }
 
+/** Text that must stay on its line (a name, a label, a title): its line breaks become spaces. */
+function escapeOneLine(text: string): string {
+  return escapeMarkdownInline(text.replace(/\s*[\r\n\u2028\u2029]+\s*/g, ' ').trim());
+}
+
 function authorLine(post: Post): string {
-  return `**@${escapeMarkdownInline(post.author.handle)}** (${escapeMarkdownInline(post.author.name)}) · ${formatUtc(post.createdAt)}`;
+  return `**@${escapeMarkdownInline(post.author.handle)}** (${escapeOneLine(post.author.name)}) · ${formatUtc(post.createdAt)}`;
 }
 
 /** The post text as Markdown: entities as links, specials escaped, every line break kept. */
@@ -66,16 +107,16 @@ function textBlock(post: Post): string {
         md += escapeMarkdownInline(seg.text);
         break;
       case 'mention':
-        md += `[${escapeMarkdownInline(seg.text)}](https://x.com/${encodeURIComponent(seg.handle)})`;
+        md += link(seg.text, `https://x.com/${encodeURIComponent(seg.handle)}`);
         break;
       case 'hashtag':
-        md += `[${escapeMarkdownInline(seg.text)}](https://x.com/hashtag/${encodeURIComponent(seg.tag)})`;
+        md += link(seg.text, `https://x.com/hashtag/${encodeURIComponent(seg.tag)}`);
         break;
       case 'cashtag':
-        md += `[${escapeMarkdownInline(seg.text)}](https://x.com/search?q=${encodeURIComponent(`$${seg.symbol}`)})`;
+        md += link(seg.text, `https://x.com/search?q=${encodeURIComponent(`$${seg.symbol}`)}`);
         break;
       case 'url':
-        md += `[${escapeMarkdownInline(seg.text)}](${escapeUrl(seg.url)})`;
+        md += link(seg.text, seg.url);
         break;
     }
   }
@@ -89,10 +130,14 @@ function textBlock(post: Post): string {
 
 function mediaLines(media: Media[]): string[] {
   let photo = 0;
-  return media.map((m) => {
-    if (m.type === 'photo') return `![Image ${++photo}](${escapeUrl(m.url)})`;
+  return media.flatMap((m) => {
+    if (m.type === 'photo') {
+      const to = mediaDestination(m.url);
+      return to === null ? [] : [`![Image ${++photo}](${to})`];
+    }
     const label = m.type === 'video' ? 'Video' : 'GIF';
-    return `[${label}](${escapeUrl(m.mp4 ?? m.poster)})`;
+    const to = (m.mp4 && mediaDestination(m.mp4)) ?? mediaDestination(m.poster);
+    return to === null ? [] : [`[${label}](${to})`];
   });
 }
 
@@ -100,7 +145,7 @@ function pollLines(post: Post): string[] {
   const poll = post.poll!;
   const total = poll.totalVotes ?? poll.choices.reduce((s, c) => s + (c.votes ?? 0), 0);
   return poll.choices.map((c) => {
-    const label = escapeMarkdownInline(c.label);
+    const label = escapeOneLine(c.label);
     if (c.votes === undefined) return `\\- ${label}`;
     const pct = total > 0 ? ((c.votes / total) * 100).toFixed(1) : '0.0';
     return `\\- ${label}: ${formatCount(c.votes)} ${c.votes === 1 ? 'vote' : 'votes'} (${pct}%)`;
@@ -122,8 +167,9 @@ function bodyBlocks(post: Post, options: MarkdownOptions): string[] {
   const text = textBlock(post);
   if (text) blocks.push(text);
   if (post.poll) blocks.push(pollLines(post).join('\\\n'));
-  if (options.includeMedia && post.media.length) blocks.push(mediaLines(post.media).join('\\\n'));
-  if (post.card?.title) blocks.push(`[${escapeMarkdownInline(post.card.title)}](${escapeUrl(post.card.url)})`);
+  const media = options.includeMedia ? mediaLines(post.media) : [];
+  if (media.length) blocks.push(media.join('\\\n'));
+  if (post.card?.title) blocks.push(link(post.card.title, post.card.url));
   return blocks;
 }
 

@@ -14,6 +14,8 @@ export class HttpError extends Error {
   constructor(
     readonly kind: HttpErrorKind,
     message: string,
+    /** The system error code (ENOTFOUND, ECONNREFUSED, ...) when the network failed. */
+    readonly code?: string,
   ) {
     super(message);
   }
@@ -87,7 +89,7 @@ export function httpGet(url: URL, options: GetOptions): Promise<HttpResponse> {
       },
     );
     req.on('error', (err: NodeJS.ErrnoException) => {
-      fail(new HttpError(err.code === 'EBLOCKED' ? 'blocked' : 'network', err.message));
+      fail(new HttpError(err.code === 'EBLOCKED' ? 'blocked' : 'network', err.message, err.code));
     });
     req.end();
   });

@@ -152,18 +152,39 @@ async function prepare(renderer: Renderer, card: EngineCard) {
   return { node, images: sources };
 }
 
+// The engine refuses a canvas over 64 megapixels; a card that tall (tens of thousands of lines)
+// is drawn whole at fewer device pixels instead of failing.
+const MAX_PIXELS = 60_000_000;
+
+type RasterFormat = 'raw' | 'png' | 'jpeg' | 'webp';
+
+/** Renders at `scale`, or at the largest scale under MAX_PIXELS for a card too tall for it. */
+async function renderScaled(renderer: Renderer, card: EngineCard, scale: number, format: RasterFormat) {
+  const { node, images } = await prepare(renderer, card);
+  const draw = (at: number) =>
+    renderer.render(node, {
+      width: Math.round(card.width * at),
+      devicePixelRatio: at,
+      format,
+      ...(format === 'jpeg' || format === 'webp' ? { quality: 90 } : {}),
+      images,
+      css: [BASE_CSS],
+    });
+  try {
+    return { bytes: await draw(scale), width: Math.round(card.width * scale) };
+  } catch (err) {
+    if (!/megapixels/.test(String((err as Error).message))) throw err;
+  }
+  // Measured only for the rare card the engine refused: layout twice costs every other card nothing.
+  const { height } = await renderer.measure(node, { width: card.width, images, css: [BASE_CSS] });
+  const at = Math.min(scale, Math.floor(Math.sqrt(MAX_PIXELS / Math.max(1, card.width * height)) * 100) / 100);
+  return { bytes: await draw(at), width: Math.round(card.width * at) };
+}
+
 /** The card's pixels at `scale` device pixels per CSS pixel: straight-alpha RGBA, row-major. */
 export async function rasterize(card: EngineCard, scale: number): Promise<Raster> {
   const renderer = await engineWith(card.faces);
-  const { node, images } = await prepare(renderer, card);
-  const width = Math.round(card.width * scale);
-  const rgba = await renderer.render(node, {
-    width,
-    devicePixelRatio: scale,
-    format: 'raw',
-    images,
-    css: [BASE_CSS],
-  });
+  const { bytes: rgba, width } = await renderScaled(renderer, card, scale, 'raw');
   return { rgba, width, height: rgba.length / (width * 4) };
 }
 
@@ -174,15 +195,7 @@ export async function rasterize(card: EngineCard, scale: number): Promise<Raster
  */
 export async function encodeRaster(card: EngineCard, scale: number, format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
   const renderer = await engineWith(card.faces);
-  const { node, images } = await prepare(renderer, card);
-  return renderer.render(node, {
-    width: Math.round(card.width * scale),
-    devicePixelRatio: scale,
-    format,
-    ...(format === 'png' ? {} : { quality: 90 }),
-    images,
-    css: [BASE_CSS],
-  });
+  return (await renderScaled(renderer, card, scale, format)).bytes;
 }
 
 /** The card as a vector SVG document. */

@@ -1,17 +1,34 @@
+import { type ChildProcess, fork } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
-import v8 from 'node:v8';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import type { Post } from '../sources/post.ts';
-import type { Assets } from './assets.ts';
-import type { RenderReply } from './render-worker.ts';
+import type { Assets, PreparedImage } from './assets.ts';
+import type { RenderReply, RenderTask } from './render-worker.ts';
 import type { RenderOptions, Rendered } from './renderer.ts';
 import { renderWorkerScript } from './worker-script.ts';
 
 export class RenderTimeoutError extends Error {
-  constructor(ms: number) {
-    super(`render did not finish within ${ms} ms`);
+  constructor(ms: number, message = `render did not finish within ${ms} ms`) {
+    super(message);
   }
 }
+
+/** A render stopped for the memory it took: answered like a render past its time limit. */
+export class RenderMemoryError extends RenderTimeoutError {
+  constructor(detail: string) {
+    super(0, `render stopped: ${detail}`);
+  }
+}
+
+export interface RenderLimits {
+  /** A render process whose resident memory passes this is killed, with the cards it held. */
+  memoryMb: number;
+  /** A render process left above this after a card is replaced by a fresh one. */
+  recycleMb: number;
+}
+
+export const DEFAULT_RENDER_LIMITS: RenderLimits = Object.freeze({ memoryMb: 1536, recycleMb: 256 });
 
 interface Job {
   id: number;
@@ -23,25 +40,47 @@ interface Job {
 }
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
   ready: Promise<void>;
-  /** Jobs posted to this worker and not yet answered, with their time limits. */
+  /** Jobs posted to this process and not yet answered, with their time limits. */
   jobs: Map<number, { job: Job; timer: NodeJS.Timeout }>;
+  /** Samples the process's RSS while it holds jobs. */
+  watch: NodeJS.Timeout | null;
+  /** Set once the pool has let go of this process: its exit is expected. */
+  dropped: boolean;
 }
 
 /**
- * A worker is given a second card while it draws one: the first card's deflate runs on libuv's
- * threads (renderer.ts) while the worker lays out and rasterizes the second. On 2 cores this took
- * PNG throughput from 28 to 37 cards/s in one worker (scratch/tput.mts, bench posts; resvg then
- * also ran on libuv's threads), where a second worker would have cost its own V8 heap (+140 MB).
+ * A process is given a second card while it draws one: the first card's deflate runs on libuv's
+ * threads (renderer.ts) while it lays out and rasterizes the second.
  */
 const JOBS_PER_WORKER = 2;
+const WATCH_MS = 100;
+
+/** Resident memory of a process in MB, from Linux's /proc; null elsewhere (or once it is gone). */
+export function readRssMb(pid: number): number | null {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** SharedArrayBuffers do not cross a process boundary: the bytes are copied into the message. */
+function assetsForIpc(assets: Assets): Array<[string, PreparedImage | null]> {
+  return [...assets].map(([url, img]) => [url, img && { ...img, bytes: new Uint8Array(img.bytes) }]);
+}
 
 /**
- * satori and resvg are synchronous CPU work: they run in worker threads (one per core less one
- * by default) so the event loop keeps serving while cards render. A render past the time limit
- * fails with RenderTimeoutError and its worker is replaced; the other card that worker was
- * drawing goes back to the queue. Workers start on first use.
+ * Cards are drawn in child processes (one per core less one by default) so the event loop keeps
+ * serving while they render. Threat model: a post is hostile input, and a render of it may not
+ * stop by itself. A worker thread cannot be stopped from outside: V8 drops worker.terminate()'s
+ * request inside Intl.Segmenter iteration (satori's text layout) and cannot interrupt native code
+ * (resvg, Takumi), so a terminated thread kept drawing at 100 % of a core and growing without
+ * bound. A process is SIGKILLed: its CPU and memory are back at once. A render past the time limit
+ * fails with RenderTimeoutError; a process past `memoryMb` fails its cards with RenderMemoryError;
+ * either is killed and replaced on next use, and a card that only shared it is drawn again.
  */
 export class RenderPool {
   private readonly slots: Slot[] = [];
@@ -52,14 +91,14 @@ export class RenderPool {
   constructor(
     readonly size: number,
     private readonly timeoutMs: number,
-    /** The module a worker starts from (tests give their own). */
+    /** The module a render process starts from (tests give their own). */
     private readonly script: () => URL = renderWorkerScript,
+    private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS,
   ) {}
 
   /**
-   * One worker per core less one: the event loop (HTTP, quota) and V8's garbage-collection
-   * threads need a core too. On 2 cores, 1 worker served 45.6 PNG/s at 380 MB peak RSS and 2
-   * workers 55.6 PNG/s at 522 MB (scratch load test, bench posts, c=8).
+   * One process per core less one: the event loop (HTTP, quota) and V8's garbage-collection
+   * threads need a core too.
    */
   static defaultSize(): number {
     return Math.max(1, os.availableParallelism() - 1);
@@ -67,6 +106,11 @@ export class RenderPool {
 
   get closed(): boolean {
     return this.isClosed;
+  }
+
+  /** Process ids of the render processes running now (tests and metrics sample them). */
+  pids(): number[] {
+    return this.slots.flatMap((s) => (s.child.pid ? [s.child.pid] : []));
   }
 
   run(post: Post, assets: Assets, options: RenderOptions): Promise<Rendered> {
@@ -78,30 +122,39 @@ export class RenderPool {
   }
 
   private spawn(): Slot {
-    // A render allocates 3-10 MB of short-lived objects. With a 4 MB young generation they were
-    // promoted mid-render and the old generation was fully collected every few renders: V8's
-    // helper threads then used 40 % of the CPU a render took (perf, 2 cores). 16 MB lets them
-    // die young. The old-generation cap also sets how far V8 lets that generation grow between
-    // full collections (×1.3 of the live size under 256 MB, ×4 from 2 GB): the live heap is
-    // ~30 MB, and at ×4 the same 2-core load ran 45.6 PNG/s instead of 37.5 for 59 MB more RSS.
-    // V8 applies --max-semi-space-size (bin/postshot.js sets it for the event loop) to every
-    // isolate, over a worker's resourceLimits. The flag is only read when an isolate is made.
-    v8.setFlagsFromString('--max-semi-space-size=0');
-    const worker = new Worker(this.script(), {
-      resourceLimits: { maxYoungGenerationSizeMb: 16, maxOldGenerationSizeMb: 2048 },
+    const script = this.script();
+    // A render allocates 3-10 MB of short-lived objects: 8 MB semi-spaces let them die young.
+    // The old-generation cap makes V8 collect before the process nears its memory limit.
+    const oldSpaceMb = Math.max(64, Math.floor(this.limits.memoryMb * 0.75));
+    const execArgv = ['--max-semi-space-size=8', `--max-old-space-size=${oldSpaceMb}`];
+    if (script.pathname.endsWith('.ts')) execArgv.push('--import', 'tsx');
+    const child = fork(fileURLToPath(script), [], {
+      execArgv,
+      serialization: 'advanced',
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const slot: Slot = { worker, ready: Promise.resolve(), jobs: new Map() };
+    const slot: Slot = { child, ready: Promise.resolve(), jobs: new Map(), watch: null, dropped: false };
+    // What the process last said on stderr (V8's out-of-memory report is many lines): the first
+    // line of it goes into the error of the cards it held, not onto the service's stderr.
+    let said = '';
+    child.stderr?.setEncoding('utf8');
+    child.stderr?.on('data', (s: string) => {
+      said = (said + s).slice(-8192);
+    });
+    (child.stderr as { unref?: () => void } | null)?.unref?.();
     slot.ready = new Promise<void>((resolve, reject) => {
       const onFirst = (m: unknown) => {
         if ((m as { ready?: boolean }).ready) {
-          worker.off('message', onFirst);
+          child.off('message', onFirst);
           resolve();
         }
       };
-      worker.on('message', onFirst);
-      worker.once('error', reject);
+      child.on('message', onFirst);
+      child.once('error', reject);
+      child.once('exit', () => reject(new Error('render process exited before it was ready')));
     });
-    worker.on('message', (m: RenderReply | { ready: true }) => {
+    slot.ready.catch(() => {});
+    child.on('message', (m: RenderReply | { ready: true }) => {
       if ('ready' in m) return;
       const entry = slot.jobs.get(m.id);
       if (!entry) return;
@@ -113,38 +166,74 @@ export class RenderPool {
           contentType: m.contentType,
         });
       else entry.job.reject(new Error(m.error));
+      if (slot.jobs.size === 0) this.idle(slot);
       this.dispatch();
     });
-    worker.on('error', (err) => {
-      // Which card broke the worker is unknown: every card it had fails.
-      for (const job of this.replace(slot)) job.reject(err);
+    child.on('exit', (code, signal) => {
+      if (slot.dropped) return;
+      // Which card broke the process is unknown: every card it had fails. V8 aborts a process
+      // that reaches its heap cap, so an exit is what a card too large for the limits looks like.
+      const why = /FATAL ERROR: [^\n]*|Error: [^\n]*/.exec(said)?.[0];
+      const err = new RenderMemoryError(
+        `the render process exited (${signal ?? `code ${code}`})${why ? `: ${why}` : ''}`,
+      );
+      for (const job of this.drop(slot)) job.reject(err);
       this.dispatch();
     });
-    worker.unref();
+    child.on('error', (err) => {
+      for (const job of this.drop(slot)) job.reject(err);
+      this.dispatch();
+    });
+    // An idle render process does not keep the service (or a CLI command) running.
+    child.unref();
+    child.channel?.unref();
     this.slots.push(slot);
     return slot;
   }
 
-  /** The jobs a worker holds, taken from it with their time limits stopped. */
-  private takeJobs(slot: Slot): Job[] {
+  /** Starts sampling a busy process's memory; its channel holds the event loop while it works. */
+  private busy(slot: Slot): void {
+    slot.child.channel?.ref();
+    if (slot.watch) return;
+    slot.watch = setInterval(() => {
+      const pid = slot.child.pid;
+      const mb = pid ? readRssMb(pid) : null;
+      if (mb === null || mb <= this.limits.memoryMb) return;
+      for (const job of this.drop(slot))
+        job.reject(new RenderMemoryError(`its process passed ${this.limits.memoryMb} MB`));
+      this.dispatch();
+    }, WATCH_MS);
+    slot.watch.unref();
+  }
+
+  /** A process with no cards: replaced if a card left it large, so memory returns after it. */
+  private idle(slot: Slot): void {
+    if (slot.watch) clearInterval(slot.watch);
+    slot.watch = null;
+    slot.child.channel?.unref();
+    const mb = slot.child.pid ? readRssMb(slot.child.pid) : null;
+    if (mb !== null && mb > this.limits.recycleMb) this.drop(slot);
+  }
+
+  /** Kills a process and returns the jobs it had, their time limits stopped. */
+  private drop(slot: Slot): Job[] {
     const jobs = [...slot.jobs.values()].map(({ job, timer }) => {
       clearTimeout(timer);
       return job;
     });
     slot.jobs.clear();
-    return jobs;
-  }
-
-  /** Terminates a worker and returns the jobs it had. */
-  private replace(slot: Slot): Job[] {
-    const jobs = this.takeJobs(slot);
+    if (slot.watch) clearInterval(slot.watch);
+    slot.watch = null;
     const i = this.slots.indexOf(slot);
     if (i >= 0) this.slots.splice(i, 1);
-    void slot.worker.terminate();
+    if (!slot.dropped) {
+      slot.dropped = true;
+      slot.child.kill('SIGKILL');
+    }
     return jobs;
   }
 
-  /** The least busy worker that can take a job; a new one while the pool is not full and none is idle. */
+  /** The least busy process that can take a job; a new one while the pool is not full and none is idle. */
   private pickSlot(): Slot | null {
     let best: Slot | null = null;
     for (const s of this.slots) if (s.jobs.size < JOBS_PER_WORKER && (!best || s.jobs.size < best.jobs.size)) best = s;
@@ -160,20 +249,36 @@ export class RenderPool {
       const job = this.queue.shift()!;
       const timer = setTimeout(() => {
         if (!slot.jobs.has(job.id)) return;
-        const others = this.replace(slot).filter((j) => j !== job);
-        // The other card was only unlucky to share the worker: it is drawn again elsewhere.
+        const others = this.drop(slot).filter((j) => j !== job);
+        // The other card was only unlucky to share the process: it is drawn again elsewhere.
         this.queue.unshift(...others);
         job.reject(new RenderTimeoutError(this.timeoutMs));
         this.dispatch();
       }, this.timeoutMs);
       slot.jobs.set(job.id, { job, timer });
+      this.busy(slot);
       slot.ready.then(
         () => {
-          if (slot.jobs.has(job.id))
-            slot.worker.postMessage({ id: job.id, post: job.post, assets: [...job.assets], options: job.options });
+          if (!slot.jobs.has(job.id) || slot.dropped) return;
+          const task: RenderTask = {
+            id: job.id,
+            post: job.post,
+            assets: assetsForIpc(job.assets),
+            options: job.options,
+          };
+          try {
+            slot.child.send(task);
+          } catch (err) {
+            // A card that cannot be cloned fails alone; a closed channel shows as the exit.
+            const entry = slot.jobs.get(job.id);
+            if (entry) clearTimeout(entry.timer);
+            slot.jobs.delete(job.id);
+            job.reject(err as Error);
+            if (slot.jobs.size === 0) this.idle(slot);
+          }
         },
         (err) => {
-          for (const j of this.replace(slot)) j.reject(err);
+          for (const j of this.drop(slot)) j.reject(err);
           this.dispatch();
         },
       );
@@ -183,8 +288,13 @@ export class RenderPool {
   async close(): Promise<void> {
     this.isClosed = true;
     for (const job of this.queue.splice(0)) job.reject(new Error('render pool closed'));
-    const slots = this.slots.splice(0);
-    for (const job of slots.flatMap((s) => this.takeJobs(s))) job.reject(new Error('render pool closed'));
-    await Promise.all(slots.map((s) => s.worker.terminate()));
+    const slots = [...this.slots];
+    const exits = slots.map((s) => {
+      if (s.child.exitCode !== null || s.child.signalCode !== null) return Promise.resolve();
+      s.child.ref(); // so the caller's event loop waits for the exit
+      return new Promise<void>((resolve) => s.child.once('exit', () => resolve()));
+    });
+    for (const job of slots.flatMap((s) => this.drop(s))) job.reject(new Error('render pool closed'));
+    await Promise.all(exits);
   }
 }

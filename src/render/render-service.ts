@@ -2,15 +2,17 @@ import { createHash } from 'node:crypto';
 import type { MediaFetcher } from '../sources/media.ts';
 import type { Post } from '../sources/post.ts';
 import { ByteLru } from '../util/byte-lru.ts';
-import { RenderPool } from './pool.ts';
+import { DEFAULT_RENDER_LIMITS, RenderPool } from './pool.ts';
 import { loadAssets } from './load-assets.ts';
 import type { RenderFormat, RenderOptions, Rendered } from './renderer.ts';
 import { loadWarmUpCards } from './warm-up.ts';
 
 export interface RendererOptions {
   timeoutMs: number;
-  /** Worker threads; 0 renders on the calling thread (CLI, small tools). */
+  /** Render processes; 0 renders on the calling thread (CLI, small tools). */
   workers: number;
+  /** Resident memory a render process may reach (pool.ts); the pool's default when absent. */
+  memoryMb?: number;
   /** Bytes of rendered output kept for repeated requests. */
   cacheBytes: number;
 }
@@ -32,7 +34,13 @@ export class Renderer {
     private readonly media: MediaFetcher,
     private readonly options: RendererOptions,
   ) {
-    this.pool = options.workers > 0 ? new RenderPool(options.workers, options.timeoutMs) : null;
+    this.pool =
+      options.workers > 0
+        ? new RenderPool(options.workers, options.timeoutMs, undefined, {
+            memoryMb: options.memoryMb ?? DEFAULT_RENDER_LIMITS.memoryMb,
+            recycleMb: Math.min(DEFAULT_RENDER_LIMITS.recycleMb, options.memoryMb ?? Number.POSITIVE_INFINITY),
+          })
+        : null;
     // One output may take at most a quarter of the budget, so a few huge cards cannot flush it.
     this.cache = new ByteLru(options.cacheBytes, (r) =>
       r.bytes.length > options.cacheBytes / 4 ? Number.POSITIVE_INFINITY : r.bytes.length,
@@ -78,8 +86,8 @@ export class Renderer {
     if (hit) return hit;
     const assets = await loadAssets(post, this.media, scale);
     const job = { ...options, scale };
-    // Without workers (CLI) the renderer loads here; with them, the engine stays out of the main
-    // thread altogether.
+    // Without render processes (CLI) the renderer loads here; with them, the drawing stays out of
+    // this process altogether.
     const out = this.pool
       ? await this.pool.run(post, assets, job)
       : await (await import('./renderer.ts')).renderCard(post, assets, job);

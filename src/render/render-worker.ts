@@ -1,4 +1,4 @@
-import { parentPort } from 'node:worker_threads';
+// A render process (pool.ts forks it): draws the cards its parent sends over IPC and answers each.
 import type { Post } from '../sources/post.ts';
 import type { PreparedImage } from './assets.ts';
 import { renderCard, type RenderOptions } from './renderer.ts';
@@ -14,17 +14,18 @@ export type RenderReply =
   | { id: number; ok: true; bytes: Uint8Array; contentType: string }
   | { id: number; ok: false; error: string };
 
-parentPort!.on('message', async (task: RenderTask) => {
+const send = process.send?.bind(process);
+if (!send) throw new Error('render-worker runs as a child process with an IPC channel');
+
+process.on('message', async (task: RenderTask) => {
   try {
     const out = await renderCard(task.post, new Map(task.assets), task.options);
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength);
-    parentPort!.postMessage({ id: task.id, ok: true, bytes, contentType: out.contentType } satisfies RenderReply);
+    send({ id: task.id, ok: true, bytes, contentType: out.contentType } satisfies RenderReply);
   } catch (err) {
-    parentPort!.postMessage({
-      id: task.id,
-      ok: false,
-      error: String((err as Error)?.stack ?? err),
-    } satisfies RenderReply);
+    send({ id: task.id, ok: false, error: String((err as Error)?.stack ?? err) } satisfies RenderReply);
   }
 });
-parentPort!.postMessage({ ready: true });
+// The parent going away (even by SIGKILL) closes the channel: nothing is left drawing for no one.
+process.on('disconnect', () => process.exit(0));
+send({ ready: true });

@@ -1,4 +1,4 @@
-// Worker bootstrap: workers do not inherit the main thread's TypeScript loader.
+// Render process bootstrap when the bundle cannot be made: loads the TypeScript sources through tsx.
 import { register } from 'tsx/esm/api';
 
 register();

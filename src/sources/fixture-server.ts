@@ -43,6 +43,8 @@ export interface FixtureServer {
   /** FxTwitter, syndication and media bases to put in the config. */
   env: { POSTSHOT_FXTWITTER_URL: string; POSTSHOT_SYNDICATION_URL: string; POSTSHOT_MEDIA_URL: string };
   setFault(id: string, fault: Fault | null, target?: Target | '*'): void;
+  /** Serves `body` (any JSON value) for a post id on a source instead of its recorded body; null removes it. */
+  setBody(target: 'fxtwitter' | 'syndication', id: string, body: unknown): void;
   clearFaults(): void;
   /** Requests seen for an id (or a media path fragment) on a target. */
   count(target: Target, idOrPath?: string): number;
@@ -103,6 +105,7 @@ export async function startFixtureServer(options: {
   const media = new Map<string, MediaEntry[]>();
   for (const root of options.roots) if (fs.existsSync(root)) loadRoot(root, bodies, media);
   const faults = new Map<string, Fault>();
+  const served = new Map<string, string>();
   const counts = new Map<string, number>();
   const placeholders = new Map<string, Buffer>();
   let inProgress = 0;
@@ -182,6 +185,8 @@ export async function startFixtureServer(options: {
     if (m) {
       const id = m[1];
       bump('fxtwitter', id);
+      const given = served.get(`fxtwitter:${id}`);
+      if (given !== undefined) return send(res, 200, 'application/json', given, faultFor('fxtwitter', id));
       const file = bodies.fxtwitter.get(id);
       if (file) return send(res, 200, 'application/json', fs.readFileSync(file), faultFor('fxtwitter', id));
       if (bodies.syndication.has(id)) {
@@ -204,6 +209,8 @@ export async function startFixtureServer(options: {
     if (url.pathname === '/syndication/tweet-result') {
       const id = url.searchParams.get('id') ?? '';
       bump('syndication', id);
+      const given = served.get(`syndication:${id}`);
+      if (given !== undefined) return send(res, 200, 'application/json', given, faultFor('syndication', id));
       const file = bodies.syndication.get(id);
       if (file) return send(res, 200, 'application/json', fs.readFileSync(file), faultFor('syndication', id));
       return send(res, 404, 'text/plain', '', faultFor('syndication', id));
@@ -249,6 +256,10 @@ export async function startFixtureServer(options: {
       else faults.delete(key);
     },
     clearFaults: () => faults.clear(),
+    setBody(target, id, body) {
+      if (body === null) served.delete(`${target}:${id}`);
+      else served.set(`${target}:${id}`, JSON.stringify(body));
+    },
     count(target, idOrPath) {
       let n = 0;
       for (const [k, v] of counts) {

@@ -6,7 +6,7 @@ export type SourceResult =
   /** Final: deleted, never existed, protected, age-restricted, tombstoned, author suspended. */
   | { kind: 'not_found'; detail: string }
   /** Try the next source: 5xx, 429, timeout, reset, malformed body, redirect. */
-  | { kind: 'failed'; detail: string; timeout: boolean };
+  | { kind: 'failed'; detail: string; timeout: boolean; status?: number; code?: string };
 
 export interface PostSource {
   readonly name: 'fxtwitter' | 'syndication';

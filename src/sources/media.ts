@@ -141,6 +141,16 @@ export interface MediaFetcherOptions {
   clock: Clock;
   /** Total bytes kept in the in-memory cache. */
   cacheBytes?: number;
+  /** Where a failed or refused fetch is reported (the service's logger at warn). */
+  logFailure?: (fields: Record<string, unknown>, message: string) => void;
+}
+
+/** Why a media fetch gave nothing: the card draws a placeholder. */
+interface MediaFailure {
+  failed: true;
+  status?: number;
+  code: string;
+  detail: string;
 }
 
 /** Fetches X media with the guard above; caches bytes and (briefly) failures. */
@@ -161,15 +171,30 @@ export class MediaFetcher {
   }
 
   private async load(raw: string): Promise<MediaAsset | null> {
-    const asset = await this.fetchFollowing(raw, 0);
+    const started = performance.now();
+    const got = await this.fetchFollowing(raw, 0);
+    const asset = 'failed' in got ? null : got;
+    // Once per URL while its failure is cached, below: a popular broken image does not flood the log.
+    if ('failed' in got)
+      this.options.logFailure?.(
+        {
+          source: 'media',
+          url: raw.slice(0, 300),
+          status: got.status,
+          code: got.code,
+          durationMs: Math.round(performance.now() - started),
+          detail: got.detail,
+        },
+        'upstream media failed',
+      );
     // Failures are retried after a short while; successes live until evicted by size.
     this.cache.set(raw, { asset, expires: asset ? Number.POSITIVE_INFINITY : this.options.clock() + 30_000 });
     return asset;
   }
 
-  private async fetchFollowing(raw: string, hops: number): Promise<MediaAsset | null> {
+  private async fetchFollowing(raw: string, hops: number): Promise<MediaAsset | MediaFailure> {
     const check = checkMediaUrl(raw);
-    if (!check.ok) return null;
+    if (!check.ok) return { failed: true, code: 'refused', detail: check.reason };
     const target = this.options.mediaUrl
       ? new URL(`${this.options.mediaUrl}/${check.url.hostname}${check.url.pathname}${check.url.search}`)
       : check.url;
@@ -181,16 +206,18 @@ export class MediaFetcher {
         headers: { accept: 'image/avif,image/webp,image/png,image/jpeg,*/*;q=0.5' },
       });
       if (res.status >= 300 && res.status < 400 && typeof res.headers.location === 'string') {
-        if (hops >= MAX_REDIRECTS) return null;
+        if (hops >= MAX_REDIRECTS)
+          return { failed: true, status: res.status, code: 'redirects', detail: 'too many redirects' };
         // Relative redirects resolve against the original media URL, then pass the same checks.
         return this.fetchFollowing(new URL(res.headers.location, check.url).toString(), hops + 1);
       }
-      if (res.status !== 200) return null;
+      if (res.status !== 200) return { failed: true, status: res.status, code: 'status', detail: `HTTP ${res.status}` };
       const type = String(res.headers['content-type'] ?? '');
-      if (!IMAGE_TYPES.test(type)) return null;
+      if (!IMAGE_TYPES.test(type))
+        return { failed: true, status: res.status, code: 'content_type', detail: `not an image: ${type.slice(0, 60)}` };
       return { bytes: res.body, contentType: type.split(';')[0].trim().toLowerCase() };
     } catch (err) {
-      if (err instanceof HttpError) return null;
+      if (err instanceof HttpError) return { failed: true, code: err.code ?? err.kind, detail: err.message };
       throw err;
     }
   }

@@ -3,6 +3,9 @@ import type { PostOutcome, PostSource } from './interface.ts';
 
 const NEGATIVE_TTL_MS = 60_000;
 
+/** Where a failed source is reported (the service's logger at warn). */
+export type UpstreamFailureLog = (fields: Record<string, unknown>, message: string) => void;
+
 /** Sources in order, behind a cache and single-flight: the one way the service gets a post. */
 export class PostService {
   constructor(
@@ -10,6 +13,7 @@ export class PostService {
     private readonly cache: PostCache,
     private readonly flight: SingleFlight,
     private readonly ttlMs: number,
+    private readonly logFailure: UpstreamFailureLog = () => {},
   ) {}
 
   /** The cached outcome for `id`, without loading it: null when it is not cached. */
@@ -51,8 +55,21 @@ export class PostService {
   private async fetchFromSources(id: string): Promise<PostOutcome> {
     const failures: { detail: string; timeout: boolean }[] = [];
     for (const source of this.sources) {
+      const started = performance.now();
       const result = await source.fetchPost(id);
       if (result.kind !== 'failed') return result;
+      // The one report of this failure: the 502 or 504 the caller gets does not repeat it.
+      this.logFailure(
+        {
+          source: source.name,
+          postId: id,
+          status: result.status,
+          code: result.code ?? (result.timeout ? 'timeout' : undefined),
+          durationMs: Math.round(performance.now() - started),
+          detail: result.detail,
+        },
+        'upstream source failed',
+      );
       failures.push(result);
     }
     return {

@@ -5,7 +5,8 @@ const MAX_BODY = 2 * 1024 * 1024;
 
 export type UpstreamAnswer =
   | { ok: true; status: number; json: unknown; contentType: string }
-  | { ok: false; status?: number; detail: string; timeout: boolean };
+  /** `code`: the system error code, or the failure's kind (timeout, too_large, ...) when there is none. */
+  | { ok: false; status?: number; code?: string; detail: string; timeout: boolean };
 
 /** GETs a JSON body from an upstream API: capped, timed, redirects refused, non-JSON reported. */
 export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<UpstreamAnswer> {
@@ -18,7 +19,7 @@ export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<Up
     });
   } catch (err) {
     const e = err as HttpError;
-    return { ok: false, detail: e.message, timeout: e.kind === 'timeout' };
+    return { ok: false, code: e.code ?? e.kind, detail: e.message, timeout: e.kind === 'timeout' };
   }
   if (res.status >= 300 && res.status < 400) {
     return { ok: false, status: res.status, detail: `redirect (${res.status}) refused`, timeout: false };

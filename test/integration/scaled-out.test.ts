@@ -95,7 +95,11 @@ test('two instances: 300 concurrent metered requests against 50 credits → exac
       ),
     ),
   );
-  assert.equal(responses.filter((s) => s === 200).length, 50);
+  assert.equal(
+    responses.filter((s) => s === 200).length,
+    50,
+    JSON.stringify(responses.filter((s) => s !== 200 && s !== 403)),
+  );
   assert.equal(responses.filter((s) => s === 403).length, 250);
   assert.equal(await ledgerSum(backends, env, accountId), 50);
   const usage = await (await fetch(`${instances[1].url}/api/v1/usage`, { headers: { 'x-api-key': apiKey } })).json();

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { loadAssets } from '../../src/render/load-assets.ts';
-import { RenderPool } from '../../src/render/pool.ts';
+import { RenderPool, readRssMb } from '../../src/render/pool.ts';
 import { renderCard } from '../../src/render/renderer.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
 import { loadPost, mediaFromFixtures } from './support.ts';
@@ -22,11 +22,12 @@ test('cards drawn at once are byte for byte the cards drawn alone', async (t) =>
   for (const [i, png] of together.entries()) assert.ok(png.equals(alone[i % 3]), `card ${i % 3}`);
 });
 
-test("a render worker kept busy with PNG cards releases each card's pixmaps", async (t) => {
+test("a render process kept busy with PNG cards releases each card's pixmaps", async (t) => {
   // Each card's pixels are a native buffer of several MB, freed only by finalizers Node runs
-  // between event-loop turns: a worker that never got there would keep every one.
+  // between event-loop turns. The process is never replaced here (no recycling, no memory limit
+  // in reach), so a leak would show.
   const { fixture, media } = await mediaFromFixtures();
-  const pool = new RenderPool(1, 60_000);
+  const pool = new RenderPool(1, 60_000, undefined, { memoryMb: 8192, recycleMb: Number.POSITIVE_INFINITY });
   t.after(async () => {
     await pool.close();
     await fixture.close();
@@ -43,15 +44,18 @@ test("a render worker kept busy with PNG cards releases each card's pixmaps", as
     await Promise.all([lane(), lane()]);
   };
   await drawMany(20);
-  const before = process.memoryUsage().rss;
+  const [pid] = pool.pids();
+  const rss = () => readRssMb(pid) ?? Number.NaN;
+  const before = rss();
   let peak = before;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const sampler = setInterval(() => (peak = Math.max(peak, rss())), 20);
   try {
     await drawMany(100);
   } finally {
     // A failed card must not leave the sampler holding the test process open.
     clearInterval(sampler);
   }
-  const grewMb = (peak - before) / 2 ** 20;
-  assert.ok(grewMb < 300, `RSS grew by ${grewMb.toFixed(0)} MB over 100 cards`);
+  assert.deepEqual(pool.pids(), [pid], 'one render process drew every card');
+  const grewMb = peak - before;
+  assert.ok(grewMb < 300, `the render process's RSS grew by ${grewMb.toFixed(0)} MB over 100 cards`);
 });

@@ -138,7 +138,8 @@ export function edgePosts(): Record<string, Post> {
     }),
     'wide-name': corpusPost('emoji', {
       name: `${'Ｗ'.repeat(50)}`,
-      handle: `a_handle_of_any_length_${'x'.repeat(40)}`,
+      // The longest handle a source may send (20 characters; X's own are at most 15).
+      handle: 'a_handle_of_max_len_',
       text: 'A display name of fifty full-width letters.',
     }),
     'emoji-name': corpusPost('emoji', {

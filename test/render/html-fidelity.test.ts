@@ -53,7 +53,6 @@ async function screenshotHtml(html: string) {
   await page.evaluate(() => document.fonts.ready);
   const card = page.locator('body > div');
   const png = await card.screenshot({ omitBackground: true });
-  // biome-ignore lint/performance/useDomNodeTextContent: innerText is the text as laid out (line breaks), which this test reads
   const text = await card.innerText();
   await context.close();
   return { png, requests, dialogs, text };

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { RenderPool, RenderTimeoutError } from '../../src/render/pool.ts';
+import { RenderMemoryError, RenderPool, RenderTimeoutError, readRssMb } from '../../src/render/pool.ts';
 import type { Post } from '../../src/sources/post.ts';
 
 const SCRIPT = () => new URL('./workers/scripted-worker.mjs', import.meta.url);
@@ -34,14 +32,17 @@ test('a card past the time limit fails alone: the card sharing its worker is dra
   assert.ok((await hung) instanceof RenderTimeoutError);
   const [text, , pid] = (await late).split('|');
   assert.equal(text, 'late', 'redrawn, not failed');
-  assert.equal((await job(pool, 'after')).split('|')[2], pid, 'the replacement worker carries on');
+  assert.equal((await job(pool, 'after')).split('|')[2], pid, 'the replacement process carries on');
 });
 
 test('an error answer fails that card only; a crashed worker fails what it held and is replaced', async (t) => {
   const pool = new RenderPool(1, 5000, SCRIPT);
   t.after(() => pool.close());
   await assert.rejects(job(pool, 'fail'), /failed on purpose/);
-  await assert.rejects(job(pool, 'crash'), /worker crashed/);
+  await assert.rejects(
+    job(pool, 'crash'),
+    (err) => err instanceof RenderTimeoutError && /exited \(code 1\): Error: worker crashed/.test(err.message),
+  );
   assert.equal((await job(pool, 'next')).split('|')[0], 'next');
 });
 
@@ -54,12 +55,35 @@ test('close() fails queued and in-flight cards', async () => {
   await assert.rejects(job(pool, 'after'), /render pool closed/);
 });
 
-test("render workers keep their own young generation when the process caps the main thread's (--max-semi-space-size)", () => {
-  // V8 applies that flag to every isolate, over a worker's resourceLimits (pool.ts says why a
-  // render worker wants a larger young generation); bin/postshot.js sets it for the event loop.
-  const script = fileURLToPath(new URL('./workers/young-generation.ts', import.meta.url));
-  const run = spawnSync(process.execPath, ['--max-semi-space-size=4', '--import', 'tsx', script], { encoding: 'utf8' });
-  assert.equal(run.status, 0, run.stderr);
-  const mb = Number(run.stdout.trim());
-  assert.ok(mb > 8, `a render worker's young generation grew to ${mb} MB: capped by the main thread's flag`);
+test('a render past its time limit is killed with its process: it uses no CPU or memory afterwards', async (t) => {
+  const pool = new RenderPool(1, 1000, SCRIPT);
+  t.after(() => pool.close());
+  const hung = job(pool, 'hang').catch((err: Error) => err);
+  await new Promise((r) => setTimeout(r, 300));
+  const [pid] = pool.pids();
+  assert.ok(pid && readRssMb(pid) !== null, 'the render process runs');
+  assert.ok((await hung) instanceof RenderTimeoutError);
+  await waitFor(() => readRssMb(pid) === null, 2000, 'the process is gone within 2 s');
+  assert.deepEqual(pool.pids(), []);
 });
+
+test('a render process past its memory limit is killed and its card fails as a render past its limits', async (t) => {
+  const pool = new RenderPool(1, 30_000, SCRIPT, { memoryMb: 256, recycleMb: 128 });
+  t.after(() => pool.close());
+  const hog = job(pool, 'hog').catch((err: Error) => err);
+  await new Promise((r) => setTimeout(r, 100));
+  const [pid] = pool.pids();
+  const err = await hog;
+  assert.ok(err instanceof RenderMemoryError, String(err));
+  assert.match(err.message, /256 MB/);
+  await waitFor(() => readRssMb(pid) === null, 2000, 'the process is gone within 2 s');
+  assert.equal((await job(pool, 'next')).split('|')[0], 'next', 'a fresh process draws the next card');
+});
+
+async function waitFor(ok: () => boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!ok()) {
+    if (Date.now() > deadline) assert.fail(what);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

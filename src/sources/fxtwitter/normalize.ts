@@ -1,8 +1,9 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
+import { capPost } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import { dropUndefined } from '../syndication/normalize.ts';
 import { buildVisibleText, detectEntities, displayUrl, type RawEntity } from '../text.ts';
-import type { FxAuthor, FxMedia, FxResponse, FxTweet } from './types.ts';
+import { checkFxResponse, type FxAuthor, type FxMedia, type FxTweet } from './types.ts';
 
 export type FxParse =
   | { kind: 'found'; post: Post }
@@ -82,7 +83,7 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
     }
     return buildVisibleText(raw.text, raw.display_text_range, entities, false);
   }
-  const text = (t.text ?? '').replace(/\s+$/u, '');
+  const text = (t.text ?? '').trimEnd();
   return buildVisibleText(text, undefined, detectEntities(text), false);
 }
 
@@ -189,7 +190,10 @@ function postOf(t: FxTweet, depth: number): Post | null {
 export function normalizeFxTwitter(status: number, body: unknown): FxParse {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return { kind: 'failed', detail: 'body is not an object' };
-  const r = body as FxResponse;
+  const checked = checkFxResponse(body);
+  if (!checked.ok)
+    return { kind: 'failed', detail: `FxTwitter: body does not fit at ${checked.path}: ${checked.message}` };
+  const r = checked.value;
   const code = typeof r.code === 'number' ? r.code : status;
   // 401 PRIVATE_TWEET (protected), 404 NOT_FOUND (deleted, never existed, suspended): final answers.
   if (code === 404 || code === 401 || code === 403 || code === 410)
@@ -197,5 +201,7 @@ export function normalizeFxTwitter(status: number, body: unknown): FxParse {
   if (code !== 200) return { kind: 'failed', detail: `FxTwitter: ${r.message ?? 'error'} (${code})` };
   if (!r.tweet) return { kind: 'failed', detail: 'FxTwitter: body has no tweet' };
   const post = postOf(r.tweet, 0);
-  return post ? { kind: 'found', post } : { kind: 'failed', detail: 'FxTwitter: tweet lacks id, author or date' };
+  return post
+    ? { kind: 'found', post: capPost(post) }
+    : { kind: 'failed', detail: 'FxTwitter: tweet lacks id, author or date' };
 }

@@ -15,12 +15,18 @@ export class FxTwitterSource implements PostSource {
     if (!answer.ok) {
       // A 404 page that is not JSON still says "no such post".
       if (answer.status === 404) return { kind: 'not_found', detail: 'FxTwitter: 404' };
-      return { kind: 'failed', detail: `FxTwitter: ${answer.detail}`, timeout: answer.timeout };
+      return {
+        kind: 'failed',
+        detail: `FxTwitter: ${answer.detail}`,
+        timeout: answer.timeout,
+        status: answer.status,
+        code: answer.code,
+      };
     }
     if (answer.status === 429 || answer.status >= 500) {
-      return { kind: 'failed', detail: `FxTwitter: HTTP ${answer.status}`, timeout: false };
+      return { kind: 'failed', detail: `FxTwitter: HTTP ${answer.status}`, timeout: false, status: answer.status };
     }
     const parsed = normalizeFxTwitter(answer.status, answer.json);
-    return parsed.kind === 'failed' ? { ...parsed, timeout: false } : parsed;
+    return parsed.kind === 'failed' ? { ...parsed, timeout: false, status: answer.status } : parsed;
   }
 }

@@ -1,7 +1,8 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
+import { capPost } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import { buildVisibleText, type RawEntity } from '../text.ts';
-import type { SynCard, SynMediaDetails, SynTweet, SynUser } from './types.ts';
+import { checkSynTweet, type SynCard, type SynMediaDetails, type SynTweet, type SynUser } from './types.ts';
 
 export type SyndicationParse =
   | { kind: 'found'; post: Post }
@@ -183,7 +184,13 @@ function cardOf(t: SynTweet): LinkCard | undefined {
 export function normalizeSyndication(body: unknown, depth = 0): SyndicationParse {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return { kind: 'malformed', detail: 'body is not an object' };
-  const t = body as SynTweet;
+  // The quoted post was checked with the body it came in.
+  let t = body as SynTweet;
+  if (depth === 0) {
+    const checked = checkSynTweet(body);
+    if (!checked.ok) return { kind: 'malformed', detail: `body does not fit at ${checked.path}: ${checked.message}` };
+    t = checked.value;
+  }
   if (t.__typename === 'TweetTombstone' || t.tombstone)
     return { kind: 'not_found', detail: 'the post is unavailable (tombstone)' };
   if (Object.keys(t).length === 0) return { kind: 'not_found', detail: 'the post is unavailable (empty body)' };
@@ -230,7 +237,8 @@ export function normalizeSyndication(body: unknown, depth = 0): SyndicationParse
     truncated: Boolean(t.note_tweet),
     source: 'syndication',
   };
-  return { kind: 'found', post: dropUndefined(post) };
+  const found = dropUndefined(post);
+  return { kind: 'found', post: depth === 0 ? capPost(found) : found };
 }
 
 /** Keeps cached/serialized posts free of `key: undefined` noise. */

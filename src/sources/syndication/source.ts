@@ -20,13 +20,20 @@ export class SyndicationSource implements PostSource {
     // The endpoint answers 404 (often with an HTML page or an empty body) for posts it will not show.
     if (answer.status === 404) return { kind: 'not_found', detail: 'syndication: 404' };
     if (!answer.ok) {
-      return { kind: 'failed', detail: `syndication: ${answer.detail}`, timeout: answer.timeout };
+      return {
+        kind: 'failed',
+        detail: `syndication: ${answer.detail}`,
+        timeout: answer.timeout,
+        status: answer.status,
+        code: answer.code,
+      };
     }
     if (answer.status === 429 || answer.status >= 400) {
-      return { kind: 'failed', detail: `syndication: HTTP ${answer.status}`, timeout: false };
+      return { kind: 'failed', detail: `syndication: HTTP ${answer.status}`, timeout: false, status: answer.status };
     }
     const parsed = normalizeSyndication(answer.json);
-    if (parsed.kind === 'malformed') return { kind: 'failed', detail: `syndication: ${parsed.detail}`, timeout: false };
+    if (parsed.kind === 'malformed')
+      return { kind: 'failed', detail: `syndication: ${parsed.detail}`, timeout: false, status: answer.status };
     return parsed;
   }
 }

@@ -1,154 +1,113 @@
-// The `tweet-result` body of X's syndication endpoint, as recorded (../shared/fixtures/upstream/syndication).
-// Everything is optional: 2026 bodies omit empty entity arrays and can omit entities, user and media fields.
+// The `tweet-result` body of X's syndication endpoint, as recorded (../shared/fixtures/upstream/syndication),
+// as TypeBox schemas: the one definition of the shape, the TypeScript types derived from it. Only the
+// fields normalize.ts reads are declared (others pass unchecked); everything is optional, since 2026
+// bodies omit empty entity arrays and can omit entities, user and media fields.
+import Type from 'typebox';
+import { bodyValidator, Handle, Indices, Opt } from '../schema.ts';
 
-export interface SynIndices {
-  indices?: [number, number];
-}
-export interface SynUrlEntity extends SynIndices {
-  display_url?: string;
-  expanded_url?: string;
-  url?: string;
-}
-export interface SynMentionEntity extends SynIndices {
-  id_str?: string;
-  name?: string;
-  screen_name?: string;
-}
-export interface SynHashtagEntity extends SynIndices {
-  text?: string;
-}
-export interface SynEntities {
-  hashtags?: SynHashtagEntity[];
-  urls?: SynUrlEntity[];
-  user_mentions?: SynMentionEntity[];
-  symbols?: SynHashtagEntity[];
-  media?: SynUrlEntity[];
-}
+const Text = Opt(Type.String());
+const Num = Opt(Type.Number());
 
-export interface SynUser {
-  id_str?: string;
-  name?: string;
-  screen_name?: string;
-  is_blue_verified?: boolean;
-  verified?: boolean;
-  verified_type?: 'Business' | 'Government' | string;
-  profile_image_shape?: 'Circle' | 'Square' | 'Hexagon' | string;
-  profile_image_url_https?: string;
-  highlighted_label?: {
-    badge?: { url?: string };
-    description?: string;
-    url?: { url?: string; url_type?: string };
-    user_label_display_type?: string;
-    user_label_type?: string;
-  };
-}
+const SynEntities = Type.Object({
+  hashtags: Opt(Type.Array(Type.Object({ indices: Opt(Indices), text: Text }))),
+  urls: Opt(Type.Array(Type.Object({ indices: Opt(Indices), display_url: Text, expanded_url: Text, url: Text }))),
+  user_mentions: Opt(Type.Array(Type.Object({ indices: Opt(Indices), screen_name: Text }))),
+  symbols: Opt(Type.Array(Type.Object({ indices: Opt(Indices), text: Text }))),
+  media: Opt(Type.Array(Type.Object({ indices: Opt(Indices) }))),
+});
 
-export interface SynVideoVariant {
-  bitrate?: number;
-  content_type?: string;
-  url?: string;
-}
+export const SynUser = Type.Object({
+  id_str: Text,
+  name: Text,
+  screen_name: Opt(Handle),
+  is_blue_verified: Opt(Type.Boolean()),
+  verified: Opt(Type.Boolean()),
+  verified_type: Text,
+  profile_image_shape: Text,
+  profile_image_url_https: Text,
+});
 
-export interface SynMediaDetails {
-  display_url?: string;
-  expanded_url?: string;
-  ext_alt_text?: string;
-  ext_media_availability?: { status?: string };
-  indices?: [number, number];
-  media_url_https?: string;
-  original_info?: { height?: number; width?: number; focus_rects?: unknown[] };
-  sizes?: Record<string, { h?: number; w?: number; resize?: string }>;
-  type?: 'photo' | 'video' | 'animated_gif' | string;
-  url?: string;
-  video_info?: {
-    aspect_ratio?: [number, number];
-    duration_millis?: number;
-    variants?: SynVideoVariant[];
-  };
-  additional_media_info?: Record<string, unknown>;
-}
+const SynVideoVariant = Type.Object({ bitrate: Num, content_type: Text, url: Text });
 
-export interface SynPhoto {
-  backgroundColor?: { red?: number; green?: number; blue?: number };
-  cropCandidates?: { x?: number; y?: number; w?: number; h?: number }[];
-  expandedUrl?: string;
-  url?: string;
-  width?: number;
-  height?: number;
-  accessibilityLabel?: string;
-}
+export const SynMediaDetails = Type.Object({
+  ext_alt_text: Text,
+  indices: Opt(Indices),
+  media_url_https: Text,
+  original_info: Opt(Type.Object({ height: Num, width: Num })),
+  type: Text,
+  video_info: Opt(
+    Type.Object({ duration_millis: Opt(Type.Number({ minimum: 0 })), variants: Opt(Type.Array(SynVideoVariant)) }),
+  ),
+});
 
-export interface SynVideo {
-  aspectRatio?: [number, number];
-  contentType?: string;
-  durationMs?: number;
-  mediaAvailability?: { status?: string };
-  poster?: string;
-  variants?: { type?: string; src?: string }[];
-  videoId?: { type?: string; id?: string };
-  viewCount?: number;
-}
+const SynPhoto = Type.Object({ url: Text, width: Num, height: Num, accessibilityLabel: Text });
 
-export interface SynCardValue {
-  type?: 'STRING' | 'IMAGE' | 'BOOLEAN' | 'USER' | string;
-  string_value?: string;
-  boolean_value?: boolean;
-  image_value?: { height?: number; width?: number; url?: string; alt?: string };
-  scribe_key?: string;
-}
+const SynVideo = Type.Object({
+  durationMs: Opt(Type.Number({ minimum: 0 })),
+  poster: Text,
+  variants: Opt(Type.Array(Type.Object({ type: Text, src: Text }))),
+});
 
-export interface SynCard {
-  name?: string;
-  url?: string;
-  binding_values?: Record<string, SynCardValue | undefined>;
-  card_platform?: unknown;
-}
+const SynCardValue = Type.Object({
+  string_value: Text,
+  boolean_value: Opt(Type.Boolean()),
+  image_value: Opt(Type.Object({ height: Num, width: Num, url: Text })),
+});
 
-export interface SynArticle {
-  id?: string;
-  rest_id?: string;
-  title?: string;
-  preview_text?: string;
-  cover_media?: {
-    id?: string;
-    media_info?: {
-      __typename?: string;
-      original_img_url?: string;
-      original_img_width?: number;
-      original_img_height?: number;
-    };
-  };
-}
+export const SynCard = Type.Object({
+  name: Text,
+  url: Text,
+  binding_values: Opt(Type.Record(Type.String(), SynCardValue)),
+});
 
-export interface SynTweet {
-  __typename?: 'Tweet' | 'TweetTombstone' | string;
-  id_str?: string;
-  text?: string;
-  lang?: string;
-  created_at?: string;
-  display_text_range?: [number, number];
-  entities?: SynEntities;
-  user?: SynUser;
-  favorite_count?: number;
-  conversation_count?: number;
-  reply_count?: number;
-  retweet_count?: number;
-  quote_count?: number;
-  possibly_sensitive?: boolean;
-  in_reply_to_screen_name?: string;
-  in_reply_to_status_id_str?: string;
-  in_reply_to_user_id_str?: string;
-  mediaDetails?: SynMediaDetails[];
-  photos?: SynPhoto[];
-  video?: SynVideo;
-  card?: SynCard;
-  article?: SynArticle;
-  quoted_tweet?: SynTweet;
-  parent?: SynTweet;
-  note_tweet?: { id?: string };
-  edit_control?: unknown;
-  isEdited?: boolean;
-  isStaleEdit?: boolean;
-  news_action_type?: string;
-  tombstone?: { text?: { text?: string; entities?: unknown[]; rtl?: boolean } };
-}
+const SynArticle = Type.Object({
+  rest_id: Text,
+  title: Text,
+  preview_text: Text,
+  cover_media: Opt(
+    Type.Object({
+      media_info: Opt(Type.Object({ original_img_url: Text, original_img_width: Num, original_img_height: Num })),
+    }),
+  ),
+});
+
+const SynTweetSchema = Type.Cyclic(
+  {
+    SynTweet: Type.Object({
+      __typename: Text,
+      id_str: Text,
+      text: Text,
+      lang: Text,
+      created_at: Text,
+      display_text_range: Opt(Indices),
+      entities: Opt(SynEntities),
+      user: Opt(SynUser),
+      favorite_count: Num,
+      conversation_count: Num,
+      reply_count: Num,
+      retweet_count: Num,
+      quote_count: Num,
+      in_reply_to_screen_name: Text,
+      in_reply_to_status_id_str: Text,
+      mediaDetails: Opt(Type.Array(SynMediaDetails)),
+      photos: Opt(Type.Array(SynPhoto)),
+      video: Opt(SynVideo),
+      card: Opt(SynCard),
+      article: Opt(SynArticle),
+      quoted_tweet: Opt(Type.Ref('SynTweet')),
+      parent: Opt(Type.Ref('SynTweet')),
+      note_tweet: Opt(Type.Object({ id: Text })),
+      /** Only its presence is read. */
+      tombstone: Opt(Type.Unknown()),
+    }),
+  },
+  'SynTweet',
+);
+
+export type SynUser = Type.Static<typeof SynUser>;
+export type SynMediaDetails = Type.Static<typeof SynMediaDetails>;
+export type SynCard = Type.Static<typeof SynCard>;
+export type SynTweet = Type.Static<typeof SynTweetSchema>;
+
+/** Checks a parsed tweet-result body against SynTweet. */
+export const checkSynTweet = bodyValidator(SynTweetSchema);

@@ -1,9 +1,8 @@
-// A render worker that speaks the pool's protocol but follows the post's text instead of drawing:
+// A render process that speaks the pool's protocol but follows the post's text instead of drawing:
 // "hang" never answers, "fail" answers with an error, "crash" throws out of the worker; anything
 // else answers after `delay` ms with the text and how many jobs this worker held at once.
 // "young" answers with the size its young generation grows to under a render-like load (MB).
 import v8 from 'node:v8';
-import { parentPort } from 'node:worker_threads';
 
 function growYoungGeneration() {
   // Many short-lived objects with a large share surviving one scavenge: V8 grows the young
@@ -17,20 +16,29 @@ function growYoungGeneration() {
 }
 
 let held = 0;
-parentPort.on('message', async (task) => {
+process.on('message', async (task) => {
   held++;
   const peak = held;
   const text = task.post.text;
   if (text === 'hang') return;
+  // Holds memory until the pool kills the process for it.
+  if (text === 'hog') {
+    const blocks = [];
+    for (let i = 0; i < 64; i++) {
+      blocks.push(Buffer.alloc(16 << 20, 1));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return;
+  }
   if (text === 'crash') throw new Error('worker crashed');
   if (text === 'young') {
     const bytes = new TextEncoder().encode(String(growYoungGeneration()));
-    return parentPort.postMessage({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
+    return process.send({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
   }
   await new Promise((resolve) => setTimeout(resolve, task.post.delay ?? 20));
   held--;
-  if (text === 'fail') return parentPort.postMessage({ id: task.id, ok: false, error: 'failed on purpose' });
+  if (text === 'fail') return process.send({ id: task.id, ok: false, error: 'failed on purpose' });
   const bytes = new TextEncoder().encode(`${text}|${peak}|${process.pid}`);
-  parentPort.postMessage({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
+  process.send({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
 });
-parentPort.postMessage({ ready: true });
+process.send({ ready: true });

@@ -1,0 +1,122 @@
+// Threat model: an upstream body is hostile input (a compromised or buggy mirror can send a post
+// X would never allow), and every renderer's cost grows with the post. A normalized post is held
+// to X's own limits, so no post we accept costs more to draw than one X could show.
+import type { Entity, Post } from './post.ts';
+
+export const POST_LIMITS = Object.freeze({
+  /** X's long posts (notes): 25,000 characters; counted here in code points. */
+  textChars: 25_000,
+  /** No X post carries more linked entities than it has words; a generous ceiling. */
+  entities: 2_000,
+  media: 4,
+  pollChoices: 4,
+  /** X's poll choices are at most 25 characters. */
+  pollLabelChars: 25,
+  /** X's display names are at most 50 characters, handles 15. */
+  nameChars: 50,
+  handleChars: 15,
+  /** X's alt text is at most 1,000 characters. */
+  altChars: 1_000,
+  cardTextChars: 300,
+  urlChars: 4_096,
+});
+
+// Segmenting is quadratic in the string's length on Node 20 (ICU): only short windows are segmented.
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** A grapheme (an emoji sequence, a letter with its marks) counts its UTF-16 units up to this many. */
+const MAX_UNITS_PER_CHAR = 16;
+
+/**
+ * At most `max` characters as a reader counts them (grapheme clusters: an emoji sequence is one),
+ * never cut inside one, and at most `max` × 16 UTF-16 units, so stacked marks cannot make it long.
+ */
+function cut(s: string, max: number): string {
+  if (s.length <= max) return s; // UTF-16 length >= graphemes: short strings are done
+  const budget = max * MAX_UNITS_PER_CHAR;
+  const head = s.slice(0, budget);
+  let count = 0;
+  let end = 0;
+  for (const { segment, index } of graphemes.segment(head)) {
+    // The last grapheme of a cut head may be a piece of a longer one.
+    if (count === max || (head.length < s.length && index + segment.length === head.length)) break;
+    count++;
+    end = index + segment.length;
+  }
+  return s.slice(0, end);
+}
+
+/** The first `max` code points of `s`, ending on a grapheme boundary. */
+function cutCodePoints(s: string, max: number): string {
+  let at = 0;
+  for (let n = 0; n < max && at < s.length; n++) at += (s.codePointAt(at) ?? 0) > 0xffff ? 2 : 1;
+  if (at >= s.length) return s;
+  // The last boundary at or before `at`, found in a short window around it.
+  const from = Math.max(0, at - 64);
+  let boundary = from;
+  for (const { index } of graphemes.segment(s.slice(from, at + 64))) {
+    if (from + index > at) break;
+    boundary = from + index;
+  }
+  return s.slice(0, boundary > 0 ? boundary : at);
+}
+
+function capOptional(s: string | undefined, max: number): string | undefined {
+  return s === undefined ? undefined : cut(s, max);
+}
+
+const urlFits = (u: string | undefined): boolean => u === undefined || u.length <= POST_LIMITS.urlChars;
+
+/**
+ * Holds a normalized post to X's limits: text cut at 25,000 code points (then marked truncated),
+ * at most 4 media and 4 poll choices, names, labels and alt texts cut to X's lengths, entities
+ * beyond the text or the ceiling dropped, one level of quote. Pure; the post is not modified.
+ */
+export function capPost(post: Post, depth = 0): Post {
+  const L = POST_LIMITS;
+  const chars = Array.from(post.text);
+  const textCut = chars.length > L.textChars;
+  const text = textCut ? cutCodePoints(post.text, L.textChars) : post.text;
+  const length = textCut ? Array.from(text).length : chars.length;
+  const entities: Entity[] = post.entities
+    .filter((e) => e.end <= length && (e.type !== 'url' || urlFits(e.url)))
+    .slice(0, L.entities);
+  const out: Post = {
+    ...post,
+    author: {
+      ...post.author,
+      // The handle is not cut: the post's URL is built from it. The body schemas hold it to X's
+      // characters and length (schema.ts).
+      name: cut(post.author.name, L.nameChars),
+    },
+    text,
+    entities,
+    media: post.media
+      .filter((m) => (m.type === 'photo' ? urlFits(m.url) : urlFits(m.poster) && urlFits(m.mp4)))
+      .slice(0, L.media)
+      .map((m) => (m.alt === undefined ? m : { ...m, alt: cut(m.alt, L.altChars) })),
+    truncated: post.truncated || textCut,
+  };
+  if (!urlFits(out.author.avatarUrl)) delete out.author.avatarUrl;
+  if (post.poll)
+    out.poll = {
+      ...post.poll,
+      choices: post.poll.choices.slice(0, L.pollChoices).map((c) => ({ ...c, label: cut(c.label, L.pollLabelChars) })),
+    };
+  if (post.card) {
+    if (!urlFits(post.card.url) || !urlFits(post.card.image?.url)) delete out.card;
+    else
+      out.card = {
+        ...post.card,
+        title: capOptional(post.card.title, L.cardTextChars),
+        description: capOptional(post.card.description, L.cardTextChars),
+        domain: capOptional(post.card.domain, L.cardTextChars),
+      };
+    for (const k of ['title', 'description', 'domain'] as const) if (out.card?.[k] === undefined) delete out.card?.[k];
+  }
+  if (post.replyTo) out.replyTo = { ...post.replyTo, handle: cut(post.replyTo.handle, L.handleChars) };
+  if (post.quoted) {
+    if (depth > 0) delete out.quoted;
+    else out.quoted = capPost(post.quoted, depth + 1);
+  }
+  return out;
+}

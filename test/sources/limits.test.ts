@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { test } from 'node:test';
+import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import { POST_LIMITS } from '../../src/sources/limits.ts';
+import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
+import { REPO_DIR } from '../fixtures.ts';
+
+const author = { name: 'N'.repeat(200), screen_name: 'dana' };
+
+test("a normalized FxTwitter post is held to X's limits", () => {
+  const text = `${'😀'.repeat(30_000)} @jack`;
+  const r = normalizeFxTwitter(200, {
+    code: 200,
+    tweet: {
+      id: '20',
+      text,
+      raw_text: { text, facets: [{ type: 'mention', indices: [30_001, 30_006], original: '@jack' }] },
+      author,
+      created_timestamp: 1700000000,
+      media: {
+        all: Array.from({ length: 10 }, (_, i) => ({
+          type: 'photo',
+          url: `https://pbs.twimg.com/media/${i}.jpg`,
+          altText: 'a'.repeat(5000),
+        })),
+      },
+      poll: { choices: Array.from({ length: 5000 }, (_, i) => ({ label: `choice number ${i} `.repeat(5), count: i })) },
+      quote: { id: '21', text: 'q', author, created_timestamp: 1700000000 },
+    },
+  });
+  assert.equal(r.kind, 'found');
+  if (r.kind !== 'found') return;
+  const p = r.post;
+  assert.equal(Array.from(p.text).length, POST_LIMITS.textChars);
+  assert.equal(p.text, '😀'.repeat(25_000), 'cut between code points, never inside a pair');
+  assert.equal(p.truncated, true);
+  assert.deepEqual(p.entities, [], 'the mention past the cut is dropped');
+  assert.equal(p.media.length, 4);
+  assert.ok(p.media.every((m) => m.alt?.length === POST_LIMITS.altChars));
+  assert.equal(p.poll?.choices.length, 4);
+  assert.ok(p.poll?.choices.every((c) => Array.from(c.label).length <= POST_LIMITS.pollLabelChars));
+  assert.equal(p.author.name, 'N'.repeat(50));
+  assert.equal(p.quoted?.author.name, 'N'.repeat(50), 'the quote is held to the same limits');
+});
+
+test('a post within the limits is unchanged; a syndication post is held to them too', () => {
+  const r = normalizeSyndication({
+    __typename: 'Tweet',
+    id_str: '20',
+    text: 'just setting up my twttr',
+    created_at: '2006-03-21T20:50:14.000Z',
+    user: { name: 'jack', screen_name: 'jack' },
+  });
+  assert.equal(r.kind, 'found');
+  if (r.kind === 'found') {
+    assert.equal(r.post.text, 'just setting up my twttr');
+    assert.equal(r.post.truncated, false);
+  }
+  const long = normalizeSyndication({
+    __typename: 'Tweet',
+    id_str: '22',
+    text: 'x'.repeat(30_000),
+    created_at: '2006-03-21T20:50:14.000Z',
+    user: { name: 'Q'.repeat(80), screen_name: 'jack' },
+  });
+  assert.equal(long.kind, 'found');
+  if (long.kind === 'found') {
+    assert.equal(long.post.text.length, 25_000);
+    assert.equal(long.post.author.name.length, 50);
+    assert.equal(long.post.truncated, true);
+  }
+});
+
+test('long runs of blanks in upstream text are handled in linear time (no regex backtracking)', () => {
+  // 1,000,000 blanks then a letter: a quadratic trim runs for hours and cannot be interrupted
+  // from inside the process, so the work runs in a child that is killed after 20 s.
+  const script = `
+    import { normalizeFxTwitter } from './src/sources/fxtwitter/normalize.ts';
+    import { renderMarkdown } from './src/markdown/render.ts';
+    for (const blanks of [' '.repeat(1e6), '\\n'.repeat(1e6), ' \\t'.repeat(5e5)]) {
+      const r = normalizeFxTwitter(200, { code: 200, tweet: { id: '20', text: 'a' + blanks + 'b', author: { name: 'D', screen_name: 'dana' }, created_timestamp: 1700000000 } });
+      if (r.kind !== 'found' || !renderMarkdown(r.post).includes('**@dana**')) process.exit(3);
+    }`;
+  const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    cwd: REPO_DIR,
+    timeout: 20_000,
+    encoding: 'utf8',
+  });
+  assert.equal(run.signal, null, 'finished before the 20 s kill');
+  assert.equal(run.status, 0, run.stderr);
+});
+
+test('names are cut between characters as a reader counts them, never inside an emoji sequence', () => {
+  const family = '👩🏽‍❤️‍💋‍👨🏻';
+  const r = normalizeSyndication({
+    __typename: 'Tweet',
+    id_str: '23',
+    text: 'hi',
+    created_at: '2006-03-21T20:50:14.000Z',
+    user: { name: `A${family.repeat(60)}`, screen_name: 'jack' },
+  });
+  assert.equal(r.kind, 'found');
+  if (r.kind === 'found') assert.equal(r.post.author.name, `A${family.repeat(49)}`);
+  // Stacked marks on one letter are one character, but cannot make a name long.
+  const zalgo = normalizeSyndication({
+    __typename: 'Tweet',
+    id_str: '24',
+    text: 'hi',
+    created_at: '2006-03-21T20:50:14.000Z',
+    user: { name: `Z${'\u0301'.repeat(5_000)}oe`, screen_name: 'jack' },
+  });
+  assert.equal(zalgo.kind, 'found');
+  if (zalgo.kind === 'found') assert.ok(zalgo.post.author.name.length <= 800, `${zalgo.post.author.name.length}`);
+});
