@@ -65,7 +65,11 @@ export interface OutboxMessage {
  * atomic; committing a charge records the threshold notifications it causes in the same transaction.
  */
 export interface AccountStore extends OutboxStore {
-  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * Whether several server processes may use this store at once (a database server), or only
+   * one (a file in the data dir, which `serve` locks).
+   */
+  readonly sharedByServers: boolean;
   createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
@@ -74,7 +78,8 @@ export interface AccountStore extends OutboxStore {
   createKey(input: { accountId: string; hash: string; prefix: string; now: number }): Promise<ApiKeyRecord>;
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null>;
-  findKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
+  /** The key with this digest and its account, revoked or not; what it returns is not to be altered. */
+  findKeyByHash(hash: string): Promise<Readonly<{ key: Readonly<ApiKeyRecord>; account: Readonly<Account> }> | null>;
 
   /** Credits used (charged minus refunded) in the period. */
   getUsed(accountId: string, periodStart: number): Promise<number>;
@@ -89,7 +94,7 @@ export interface AccountStore extends OutboxStore {
   commit(reservationId: string, now: number): Promise<void>;
   /** Returns `amount` credits of a reservation (all of it by default). Idempotent per reservation when whole. */
   refund(reservationId: string, amount: number | null, now: number): Promise<number>;
-  /** Refunds charges still pending since before `olderThan` (their request died with its process). */
+  /** Refunds charges still pending since before `olderThan` (see abandonedBefore in src/quota/ledger.ts). */
   refundAbandoned(olderThan: number, now: number): Promise<number>;
   ledger(accountId: string): Promise<LedgerRow[]>;
   listOutbox(accountId: string): Promise<OutboxMessage[]>;
