@@ -17,19 +17,25 @@ export interface Instance {
   url: string;
   child: ChildProcess;
   dataDir: string;
+  /** The data dir was made for this instance (and is removed with it). */
+  ownsDataDir: boolean;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
 }
 
-/** Starts `serve` on its own data dir (each serve holds its dir's lock) and waits until it is ready. */
+/**
+ * Starts `serve` and waits until it is ready; without POSTSHOT_DATA_DIR in `env`, on a data dir
+ * of its own (each serve holds its dir's lock).
+ */
 export async function startInstance(env: Record<string, string>): Promise<Instance> {
   const port = await freePort();
-  const dataDir = makeTempDir();
+  const ownsDataDir = !env.POSTSHOT_DATA_DIR;
+  const dataDir = env.POSTSHOT_DATA_DIR ?? makeTempDir();
   const child = spawn(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'serve'], {
     env: {
       ...process.env,
-      POSTSHOT_DATA_DIR: dataDir,
       ...env,
+      POSTSHOT_DATA_DIR: dataDir,
       PORT: String(port),
       HOST: '127.0.0.1',
       POSTSHOT_LOG_LEVEL: 'warn',
@@ -45,21 +51,21 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { url, child, dataDir, stderr: () => stderr };
+    if (ok) return { url, child, dataDir, ownsDataDir, stderr: () => stderr };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');
   throw new Error(`instance did not become ready: ${stderr}`);
 }
 
-/** Stops an instance (SIGTERM) and removes its data dir. */
+/** Stops an instance (SIGTERM) and removes the data dir made for it. */
 export async function stopInstance(i: Instance): Promise<void> {
   if (i.child.exitCode === null && i.child.signalCode === null) {
     const exited = new Promise((r) => i.child.once('exit', r));
     i.child.kill('SIGTERM');
     await exited;
   }
-  fs.rmSync(i.dataDir, { recursive: true, force: true });
+  if (i.ownsDataDir) fs.rmSync(i.dataDir, { recursive: true, force: true });
 }
 
 /** Two instances on one fresh PostgreSQL schema, Redis prefix and S3 prefix, and a fixture upstream. */

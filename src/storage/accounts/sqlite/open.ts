@@ -13,7 +13,7 @@ export function openSqliteStore(url: string): SqliteAccountStore {
   // The busy timeout is set at open: processes opening a fresh file together wait for each other.
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
   try {
-    db.pragma('journal_mode = WAL');
+    enterWalMode(db);
     // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
@@ -25,6 +25,24 @@ export function openSqliteStore(url: string): SqliteAccountStore {
     throw err;
   }
   return new SqliteAccountStore(db);
+}
+
+/**
+ * Switching a fresh file to WAL needs its exclusive lock. Two connections that both read the
+ * rollback-mode header and then ask for it would deadlock, so SQLite answers one of them busy at
+ * once, without waiting: that one tries again, a bounded number of times.
+ */
+function enterWalMode(db: Database.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      db.pragma('journal_mode = WAL');
+      return;
+    } catch (err) {
+      if ((err as { code?: string }).code !== 'SQLITE_BUSY' || attempt * 10 >= BUSY_TIMEOUT_MS) throw err;
+      Atomics.wait(pause, 0, 0, 10);
+    }
+  }
 }
 
 /**
