@@ -17,7 +17,7 @@ export function openSqliteStore(url: string): SqliteAccountStore {
     // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commits.
     db.pragma('synchronous = NORMAL');
     db.pragma('foreign_keys = ON');
-    // Fewer, larger checkpoints: each syncs on the committing thread (docs/performance.md, SQLite).
+    // Fewer, larger checkpoints: each syncs on the committing thread (docs/performance.md).
     db.pragma('wal_autocheckpoint = 10000');
     migrate(db);
   } catch (err) {

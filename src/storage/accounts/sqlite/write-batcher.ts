@@ -18,7 +18,8 @@ class CallFailed extends Error {
 /**
  * Group commit: every write issued while the event loop handles one turn of I/O runs in one
  * IMMEDIATE transaction, in call order, so a busy server makes one WAL commit per batch instead
- * of one per call. Each call resolves only after its batch has committed, and fails alone.
+ * of one per call (docs/performance.md). Each call resolves only after its batch has committed,
+ * and fails alone.
  */
 export class WriteBatcher {
   private queue: PendingWrite[] = [];
