@@ -2,18 +2,28 @@ import fs from 'node:fs';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createContainer } from '../container.ts';
+import { lockDataDir } from '../storage/data-dir-lock.ts';
 import type { CliIo } from './index.ts';
 
-/** Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes. */
-export async function serve(config: Readonly<Config>, _io: CliIo): Promise<number> {
+/**
+ * Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes.
+ * Holds the data dir's lock first and listens before touching shared state (refunds, the outbox):
+ * a second `serve` or a port in use fails before it can give away a running instance's charges.
+ */
+export async function serve(config: Readonly<Config>, io: CliIo): Promise<number> {
+  const locked = lockDataDir(config.dataDir);
+  if (!locked.ok) {
+    io.err(`postshot: data dir ${locked.dataDir} is in use by another postshot serve (${locked.holder})`);
+    return 1;
+  }
   const container = await createContainer(config);
   const https =
     config.tlsCert && config.tlsKey
       ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
       : undefined;
   const app = await buildApp(container, { https });
-  await container.start();
   await app.listen({ port: config.port, host: config.host });
+  await container.start({ dataDirLockedAt: locked.lock.lockedAt });
 
   return new Promise<number>((resolve) => {
     let closing = false;
@@ -28,6 +38,7 @@ export async function serve(config: Readonly<Config>, _io: CliIo): Promise<numbe
       force.unref();
       await app.close();
       await container.close();
+      locked.lock.release();
       clearTimeout(force);
       resolve(0);
     };
