@@ -3,11 +3,12 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 import { systemClock, type Clock } from './clock.ts';
 import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
+import { abandonedBefore } from './quota/ledger.ts';
 import { QuotaService } from './quota/quota.ts';
 import type { RateLimiter } from './ratelimit/interface.ts';
 import { MemoryRateLimiter } from './ratelimit/memory.ts';
 import type { AccountStore } from './storage/accounts/interface.ts';
-import { openSqliteStore } from './storage/accounts/sqlite.ts';
+import { openSqliteStore } from './storage/accounts/sqlite/open.ts';
 import type { PostCache, SingleFlight } from './storage/cache/interface.ts';
 import { MemoryPostCache, MemorySingleFlight } from './storage/cache/memory.ts';
 import { FxTwitterSource } from './sources/fxtwitter/source.ts';
@@ -57,8 +58,11 @@ export interface Container {
   /** Metered work in progress; close() waits for it. */
   inFlight: InFlight;
   checkReadiness(): Promise<Record<string, 'ok' | 'down' | 'warming'>>;
-  /** Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it. */
-  start(): Promise<void>;
+  /**
+   * Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it
+   * once it listens, with the time it took the data dir's lock (src/storage/data-dir-lock.ts).
+   */
+  start(options?: { dataDirLockedAt?: number }): Promise<void>;
   /** Waits for in-flight metered work, then closes everything. */
   close(): Promise<void>;
 }
@@ -89,7 +93,7 @@ export function createLogger(config: Readonly<Config>, stream?: DestinationStrea
 
 export async function openAccountStore(config: Readonly<Config>): Promise<AccountStore> {
   if (config.databaseUrl.startsWith('sqlite:')) return openSqliteStore(config.databaseUrl);
-  const { openPostgresStore } = await import('./storage/accounts/postgres.ts');
+  const { openPostgresStore } = await import('./storage/accounts/postgres/open.ts');
   return openPostgresStore(config.databaseUrl);
 }
 
@@ -135,7 +139,7 @@ async function openPostCache(
 async function openRedis(config: Readonly<Config>): Promise<Redis | null> {
   if (!config.redisUrl) return null;
   const { createRedis } = await import('./storage/redis-client.ts');
-  return createRedis(config.redisUrl);
+  return createRedis(config.redisUrl, config.redisPrefix);
 }
 
 async function openImageStore(config: Readonly<Config>): Promise<ImageStore> {
@@ -206,10 +210,11 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     () => accounts.close(),
   ];
   const timers: NodeJS.Timeout[] = [];
-  // A charge still pending after the reservation timeout belongs to a request whose process died
-  // (kill -9, OOM): give the credits back. Live requests finish long before the timeout.
+  let lockedAt: number | null = null;
   const refundAbandoned = async () => {
-    const refunded = await accounts.refundAbandoned(clock() - config.reservationTimeoutMs, clock());
+    const now = clock();
+    const server = { lockedAt, storeShared: accounts.sharedByServers };
+    const refunded = await accounts.refundAbandoned(abandonedBefore(now, config.reservationTimeoutMs, server), now);
     if (refunded > 0) logger.warn({ refunded }, 'refunded credits of abandoned requests');
   };
   const checkReadiness = async () => {
@@ -246,17 +251,16 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     account,
     inFlight,
     checkReadiness,
-    async start() {
+    async start(options = {}) {
       // A part down at start is not fatal (requests that need it get 503 until it answers, and
       // /readyz names it), but the operator is told once, by name.
       for (const [part, state] of Object.entries(await checkReadiness()))
         if (state === 'down')
           logger.warn({ part }, `${part} unreachable at start; requests that need it get 503 until it answers`);
-      // Embedded mode is one process: whatever is pending at start belongs to a process that died.
-      if (accounts.kind === 'sqlite') {
-        const refunded = await accounts.refundAbandoned(clock() + 1, clock());
-        if (refunded > 0) logger.warn({ refunded }, 'refunded credits of requests interrupted by the last shutdown');
-      } else await refundAbandoned();
+      lockedAt = options.dataDirLockedAt ?? null;
+      await refundAbandoned().catch((err) =>
+        logger.warn({ err }, 'refund of abandoned requests failed; retried later'),
+      );
       const sweep = setInterval(
         () => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')),
         30_000,

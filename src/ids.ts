@@ -38,9 +38,7 @@ export function encodeBase62(value: number, width: number): string {
 /**
  * `<prefix>_` then the creation time in milliseconds (8 base62 characters, so ids sort by
  * creation up to the year 8900) and 12 random characters (71 bits). New rows of a table then land
- * at the end of its id index instead of on a random page of it: a metered request's charge
- * dirtied one more index page per request before, and every dirty page is a WAL frame in SQLite
- * and a random page write in PostgreSQL.
+ * at the end of its id index, not on a random page of it (docs/performance.md).
  */
 export function generateId(prefix: string, now = Date.now()): string {
   return `${prefix}_${encodeBase62(now, 8)}${generateBase62(12)}`;

@@ -2,11 +2,24 @@ import fs from 'node:fs';
 import { buildApp } from '../app.ts';
 import type { Config } from '../config.ts';
 import { createContainer } from '../container.ts';
+import { lockDataDir } from '../storage/data-dir-lock.ts';
 import { CliError, type CliIo } from './index.ts';
 import { describeStartupFailure } from './startup-failure.ts';
 
-/** Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes. */
+/**
+ * Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes.
+ * Holds the data dir's lock first and listens before touching shared state (refunds, the outbox):
+ * a second `serve` or a port in use fails before it can give away a running instance's charges.
+ */
 export async function serve(config: Readonly<Config>, _io: CliIo): Promise<number> {
+  let locked: ReturnType<typeof lockDataDir>;
+  try {
+    locked = lockDataDir(config.dataDir);
+  } catch (err) {
+    throw new CliError(`cannot start: ${describeStartupFailure(err, config)}`);
+  }
+  if (!locked.ok)
+    throw new CliError(`data dir ${locked.dataDir} is in use by another postshot serve (${locked.holder})`);
   let container: Awaited<ReturnType<typeof createContainer>> | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
@@ -16,8 +29,8 @@ export async function serve(config: Readonly<Config>, _io: CliIo): Promise<numbe
         ? { cert: fs.readFileSync(config.tlsCert), key: fs.readFileSync(config.tlsKey) }
         : undefined;
     app = await buildApp(container, { https });
-    await container.start();
     await app.listen({ port: config.port, host: config.host });
+    await container.start({ dataDirLockedAt: locked.lock.lockedAt });
   } catch (err) {
     // A start-up failure is one line on stderr and exit code 1 (index.ts prints CliError so).
     await app?.close().catch(() => {});
@@ -38,6 +51,7 @@ export async function serve(config: Readonly<Config>, _io: CliIo): Promise<numbe
       force.unref();
       await app.close();
       await container.close();
+      locked.lock.release();
       clearTimeout(force);
       resolve(0);
     };

@@ -6,8 +6,10 @@ import { DependencyDownError } from '../errors.ts';
  * reconnects by itself: while Redis is away requests get a 503 instead of hanging, and they
  * recover when it returns.
  */
-export function createRedis(url: string): Redis {
+export function createRedis(url: string, keyPrefix = ''): Redis {
   const client = new Redis(url, {
+    // Names the service's connections in CLIENT LIST, per key prefix.
+    connectionName: `postshot/${keyPrefix}`.replace(/[^\w:./-]/g, '_'),
     enableOfflineQueue: true,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,

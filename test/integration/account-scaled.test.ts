@@ -18,19 +18,19 @@ test('scaled out: sessions and key revocation hold across two instances', async 
   const backends = await scaledBackends();
   const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
   const smtp = await startSmtp();
-  const dataDir = makeTempDir();
   const browser = await launchChromium();
   t.after(async () => {
     await browser.close();
     await smtp.close();
     await upstream.close();
     await backends.cleanup();
-    fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const urls: string[] = [];
   for (let i = 0; i < 2; i++) {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
+    // A data dir per instance, as deployed (each `serve` locks its own).
+    const dataDir = makeTempDir();
     const config = loadConfig({
       POSTSHOT_DATA_DIR: dataDir,
       POSTSHOT_LOG_LEVEL: 'silent',
@@ -45,6 +45,7 @@ test('scaled out: sessions and key revocation hold across two instances', async 
     t.after(async () => {
       await app.close();
       await c.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
     });
     urls.push(url);
   }

@@ -1,77 +1,15 @@
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { test } from 'node:test';
-import { createAccountWithKey } from '../../src/auth/admin.ts';
 import { openAccountStore } from '../../src/container.ts';
 import { loadConfig } from '../../src/config.ts';
-import { startFixtureServer } from '../../src/sources/fixture-server.ts';
-import { REPO_DIR, SAMPLES_DIR } from '../fixtures.ts';
-import { build, makeTempDir } from '../helper.ts';
+import { build } from '../helper.ts';
+import { createKey, twoInstances } from '../instances.ts';
 import { PG_URL, REDIS_URL, scaledBackends, type ScaledBackends } from '../scaled.ts';
-import { freePort, startSmtp } from '../smtp.ts';
+import { startSmtp } from '../smtp.ts';
 import { startTcpProxy } from '../tcp-proxy.ts';
 
 // Two real service processes on one PostgreSQL + Redis (+ S3): one truth for quota, rate limits
 // and upstream single-flight.
-
-interface Instance {
-  url: string;
-  child: ChildProcess;
-}
-
-async function startInstance(env: Record<string, string>): Promise<Instance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'serve'], {
-    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1', POSTSHOT_LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 150; i++) {
-    if (child.exitCode !== null) throw new Error(`instance exited: ${stderr}`);
-    const ok = await fetch(`${url}/readyz`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return { url, child };
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`instance did not become ready: ${stderr}`);
-}
-
-async function twoInstances(t: { after(fn: () => Promise<void>): void }, extraEnv: Record<string, string> = {}) {
-  const backends = await scaledBackends();
-  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
-  const dataDir = makeTempDir();
-  const env = { POSTSHOT_DATA_DIR: dataDir, ...upstream.env, ...backends.env, ...extraEnv };
-  const instances = await Promise.all([startInstance(env), startInstance(env)]);
-  t.after(async () => {
-    for (const i of instances) i.child.kill('SIGTERM');
-    await Promise.all(
-      instances.map((i) => new Promise((r) => (i.child.exitCode !== null ? r(null) : i.child.once('exit', r)))),
-    );
-    await upstream.close();
-    await backends.cleanup();
-  });
-  return { backends, upstream, instances, env };
-}
-
-async function createKey(
-  env: Record<string, string>,
-  plan: 'free' | 'pro',
-): Promise<{ apiKey: string; accountId: string }> {
-  const store = await openAccountStore(loadConfig(env));
-  try {
-    const r = await createAccountWithKey(store, { email: 'scale@example.com', plan }, Date.now());
-    if (!r.ok) throw new Error(r.message);
-    return { apiKey: r.value.apiKey, accountId: r.value.account.id };
-  } finally {
-    await store.close();
-  }
-}
 
 async function ledgerSum(_backends: ScaledBackends, env: Record<string, string>, accountId: string): Promise<number> {
   const store = await openAccountStore(loadConfig(env));

@@ -32,7 +32,7 @@ for (const [dialect, setUp] of Object.entries(DIALECTS)) {
     const { url, open } = await setUp(t);
     const accounts = await openAccountStore(loadConfig({ POSTSHOT_DATABASE_URL: url, POSTSHOT_LOG_LEVEL: 'silent' }));
     const sessions = await open();
-    // Opening again is a no-op: the tables' migration is idempotent.
+    // A second session store on the same data opens as well (the account store's migrations made the tables).
     await (await open()).close();
     t.after(async () => {
       await sessions.close();
@@ -82,51 +82,50 @@ for (const [dialect, setUp] of Object.entries(DIALECTS)) {
     assert.equal(await sessions.getDisplayName(a.id), 'Ada L.');
     assert.equal(await sessions.getDisplayName(b.id), null);
   });
-
-  test(`${dialect}: key names, last use that never moves back, e-mail lookup, usage per day`, async (t) => {
-    const { accounts } = await stores(t);
-    const a = await accounts.createAccount({ email: 'Mixed.Case@Example.com', plan: 'pro', now: 5 });
-    await accounts.createAccount({ email: 'mixed.case@example.com', plan: 'free', now: 6 });
-    assert.equal((await accounts.findAccountByEmail('MIXED.case@example.COM'))?.id, a.id, 'the oldest match');
-    assert.equal(await accounts.findAccountByEmail('nobody@example.com'), null);
-    const key = await accounts.createKey({
-      accountId: a.id,
-      hash: 'f'.repeat(64),
-      prefix: 'psk_abcdef',
-      now: 7,
-      name: 'ci',
-    });
-    assert.equal(key.name, 'ci');
-    await accounts.touchKeys(new Map([[key.id, 500]]));
-    await accounts.touchKeys(new Map([[key.id, 300]]));
-    const [listed] = await accounts.listKeys(a.id);
-    assert.deepEqual([listed.name, listed.lastUsedAt], ['ci', 500]);
-
-    const day = 86_400_000;
-    const base = 20 * day;
-    const charge = (endpoint: string, at: number, amount = 1) =>
-      accounts.charge({ accountId: a.id, periodStart: 0, limit: 1000, amount, requestId: 'r', endpoint, now: at });
-    await charge('content', base + 10);
-    await charge('content', base + 20);
-    await charge('content_bulk', base + 30, 4);
-    await charge('screenshot', base + day + 5);
-    await charge('content', base - 5);
-    const held = await accounts.reserve({
-      accountId: a.id,
-      periodStart: 0,
-      limit: 1000,
-      amount: 2,
-      partial: false,
-      requestId: 'r',
-      endpoint: 'screenshot',
-      now: base + day + 6,
-    });
-    assert.ok(held.ok);
-    await accounts.refund(held.reservationId, null, base + day + 7);
-    assert.deepEqual(await accounts.usagePerDay(a.id, base), [
-      { day: base, endpoint: 'content', requests: 2, credits: 2 },
-      { day: base, endpoint: 'content_bulk', requests: 1, credits: 4 },
-      { day: base + day, endpoint: 'screenshot', requests: 1, credits: 1 },
-    ]);
-  });
 }
+
+test('sqlite: the session connection and the account store write the same file at once', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const url = `sqlite:${path.join(dir, 'postshot.db')}`;
+  const accounts = await openAccountStore(loadConfig({ POSTSHOT_DATABASE_URL: url, POSTSHOT_LOG_LEVEL: 'silent' }));
+  const sessions = openSqliteSessionStore(url);
+  t.after(async () => {
+    await sessions.close();
+    await accounts.close();
+  });
+  const a = await accounts.createAccount({ email: 'a@example.com', plan: 'pro', now: 1 });
+  const key = await accounts.createKey({ accountId: a.id, hash: 'h1', prefix: 'psk_a', now: 2, name: 'ci' });
+  assert.equal((await accounts.findKeyByHash('h1'))?.key.revokedAt, null);
+  // Group-committed charges and last-use writes interleaved with session writes on the other connection.
+  const n = 100;
+  await Promise.all(
+    Array.from({ length: n }, async (_, i) => {
+      const charged = await accounts.charge({
+        accountId: a.id,
+        periodStart: 0,
+        limit: 1000,
+        amount: 1,
+        requestId: `r${i}`,
+        endpoint: 'content',
+        now: 10 + i,
+      });
+      assert.ok(charged.ok);
+      await accounts.touchKeys(new Map([[key.id, 10 + i]]));
+      await sessions.insertSession({ id: `s${i}`, hash: `x${i}`, accountId: a.id, now: 10, expiresAt: 100 });
+    }),
+  );
+  assert.equal(await accounts.getUsed(a.id, 0), n);
+  assert.equal((await accounts.listKeys(a.id))[0].lastUsedAt, 10 + n - 1);
+  assert.equal(await sessions.deleteSessions(a.id), n);
+  // The account pages revoke through the account store: the cached key is refused at once.
+  await accounts.revokeKey(key.id, 500);
+  assert.equal((await accounts.findKeyByHash('h1'))?.key.revokedAt, 500);
+});
+
+test('sqlite: the session store opens only on a file the account store made', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  assert.throws(() => openSqliteSessionStore(`sqlite:${path.join(dir, 'missing.db')}`));
+  assert.throws(() => openSqliteSessionStore('sqlite::memory:'), /database file/);
+});

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { openSqliteStore } from '../../src/storage/accounts/sqlite.ts';
+import { openSqliteStore } from '../../src/storage/accounts/sqlite/open.ts';
 import { makeTempDir } from '../helper.ts';
 
 // The SQLite store writes every call issued in one event-loop turn in one transaction. These

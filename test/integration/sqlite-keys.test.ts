@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { authenticate } from '../../src/auth/authenticate.ts';
 import { createAccountWithKey } from '../../src/auth/admin.ts';
-import { openSqliteStore } from '../../src/storage/accounts/sqlite.ts';
+import { openSqliteStore } from '../../src/storage/accounts/sqlite/open.ts';
 import { makeTempDir } from '../helper.ts';
 
 // The SQLite store keeps keys it has found. A change made by this store, or by any other

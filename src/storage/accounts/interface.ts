@@ -32,6 +32,15 @@ export interface DailyUsage {
   credits: number;
 }
 
+export interface NewKey {
+  accountId: string;
+  hash: string;
+  prefix: string;
+  now: number;
+  /** Null (the default) for keys made by the CLI. */
+  name?: string | null;
+}
+
 export interface ReserveRequest {
   accountId: string;
   periodStart: number;
@@ -78,7 +87,11 @@ export interface OutboxMessage {
  * atomic; committing a charge records the threshold notifications it causes in the same transaction.
  */
 export interface AccountStore extends OutboxStore {
-  readonly kind: 'sqlite' | 'postgres';
+  /**
+   * Whether several server processes may use this store at once (a database server), or only
+   * one (a file in the data dir, which `serve` locks).
+   */
+  readonly sharedByServers: boolean;
   createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;
@@ -87,16 +100,14 @@ export interface AccountStore extends OutboxStore {
   /** The oldest account with this address, compared case-insensitively. */
   findAccountByEmail(email: string): Promise<Account | null>;
 
-  createKey(input: {
-    accountId: string;
-    hash: string;
-    prefix: string;
-    now: number;
-    name?: string | null;
-  }): Promise<ApiKeyRecord>;
+  createKey(input: NewKey): Promise<ApiKeyRecord>;
   listKeys(accountId: string): Promise<ApiKeyRecord[]>;
   revokeKey(keyId: string, now: number): Promise<ApiKeyRecord | null>;
-  findKeyByHash(hash: string): Promise<{ key: ApiKeyRecord; account: Account } | null>;
+  /**
+   * The key with this digest and its account, revoked or not; what it returns is not to be altered.
+   * A revocation or plan change shows at once; the key's lastUsedAt may lag.
+   */
+  findKeyByHash(hash: string): Promise<Readonly<{ key: Readonly<ApiKeyRecord>; account: Readonly<Account> }> | null>;
   /** Moves each key's last use forward to the given time (never back): one write per key per flush. */
   touchKeys(lastUsed: ReadonlyMap<string, number>): Promise<void>;
 
@@ -113,7 +124,7 @@ export interface AccountStore extends OutboxStore {
   commit(reservationId: string, now: number): Promise<void>;
   /** Returns `amount` credits of a reservation (all of it by default). Idempotent per reservation when whole. */
   refund(reservationId: string, amount: number | null, now: number): Promise<number>;
-  /** Refunds charges still pending since before `olderThan` (their request died with its process). */
+  /** Refunds charges still pending since before `olderThan` (see abandonedBefore in src/quota/ledger.ts). */
   refundAbandoned(olderThan: number, now: number): Promise<number>;
   ledger(accountId: string): Promise<LedgerRow[]>;
   /**

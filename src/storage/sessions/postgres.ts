@@ -1,60 +1,27 @@
 import pg from 'pg';
 import type { Session, SessionStore } from '../../account/interface.ts';
-import { DependencyDownError } from '../../errors.ts';
-import { parseUrl } from '../accounts/postgres.ts';
+import { PgClient } from '../accounts/postgres/client.ts';
+import { parseUrl } from '../accounts/postgres/open.ts';
 
-// Its own tables, created idempotently after the account store's migrations (they refer to accounts).
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS sign_in_tokens (
-    hash TEXT PRIMARY KEY, email TEXT NOT NULL, created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL, used_at BIGINT);
-  CREATE INDEX IF NOT EXISTS sign_in_tokens_email ON sign_in_tokens(email);
-  CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY, hash TEXT NOT NULL UNIQUE, account_id TEXT NOT NULL REFERENCES accounts(id),
-    created_at BIGINT NOT NULL, expires_at BIGINT NOT NULL);
-  CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
-  CREATE TABLE IF NOT EXISTS account_profiles (
-    account_id TEXT PRIMARY KEY REFERENCES accounts(id), display_name TEXT);`;
-
+/** A pool of its own on the account store's schema, whose migrations made these tables. */
 export async function openPostgresSessionStore(url: string): Promise<PostgresSessionStore> {
   const { connectionString, schema } = parseUrl(url);
   const pool = new pg.Pool({
     connectionString,
     options: `-c search_path=${schema}`,
+    application_name: schema === 'public' ? 'postshot-sessions' : `postshot-sessions/${schema}`,
     max: 4,
     connectionTimeoutMillis: 3000,
     idleTimeoutMillis: 30_000,
   });
-  pool.on('error', () => {});
-  const client = await pool.connect().catch((err) => {
-    throw new DependencyDownError('database', err);
-  });
-  try {
-    await client.query('BEGIN');
-    // The same lock as the account store's migrator: one instance creates the tables.
-    await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`postshot-migrate-${schema}`]);
-    await client.query(SCHEMA);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => {});
-    throw err;
-  } finally {
-    client.release();
-  }
-  return new PostgresSessionStore(pool);
+  return new PostgresSessionStore(new PgClient(pool));
 }
 
 export class PostgresSessionStore implements SessionStore {
-  constructor(private readonly pool: pg.Pool) {}
+  constructor(private readonly client: PgClient) {}
 
-  private async q(sql: string, params: unknown[]): Promise<pg.QueryResult> {
-    try {
-      return await this.pool.query(sql, params);
-    } catch (err) {
-      const code = (err as { code?: string }).code ?? '';
-      if (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|57P0\d|08\d{3})$/.test(code))
-        throw new DependencyDownError('database', err);
-      throw err;
-    }
+  private q(sql: string, params: unknown[]): Promise<pg.QueryResult> {
+    return this.client.query(sql, params);
   }
 
   async insertSignInToken(input: { hash: string; email: string; now: number; expiresAt: number }): Promise<void> {
@@ -126,7 +93,7 @@ export class PostgresSessionStore implements SessionStore {
     await this.q('DELETE FROM sessions WHERE expires_at <= $1', [now]);
   }
 
-  async close(): Promise<void> {
-    await this.pool.end().catch(() => {});
+  close(): Promise<void> {
+    return this.client.end();
   }
 }

@@ -1,28 +1,6 @@
 import Database from 'better-sqlite3';
 import type { Session, SessionStore } from '../../account/interface.ts';
-
-// Its own tables, created idempotently after the account store's migrations (they refer to accounts).
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS sign_in_tokens (
-    hash TEXT PRIMARY KEY,
-    email TEXT NOT NULL,
-    created_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL,
-    used_at INTEGER
-  );
-  CREATE INDEX IF NOT EXISTS sign_in_tokens_email ON sign_in_tokens(email);
-  CREATE TABLE IF NOT EXISTS sessions (
-    id TEXT PRIMARY KEY,
-    hash TEXT NOT NULL UNIQUE,
-    account_id TEXT NOT NULL REFERENCES accounts(id),
-    created_at INTEGER NOT NULL,
-    expires_at INTEGER NOT NULL
-  );
-  CREATE INDEX IF NOT EXISTS sessions_account ON sessions(account_id);
-  CREATE TABLE IF NOT EXISTS account_profiles (
-    account_id TEXT PRIMARY KEY REFERENCES accounts(id),
-    display_name TEXT
-  );`;
+import { BUSY_TIMEOUT_MS } from '../accounts/sqlite/open.ts';
 
 interface SessionRow {
   id: string;
@@ -31,16 +9,17 @@ interface SessionRow {
   expires_at: number;
 }
 
-/** A second connection to the account database file (WAL lets it read while the store writes). */
+/**
+ * A second connection to the account database file, opened after the account store: its
+ * migrations made these tables and put the file in WAL mode, so this one reads while it writes.
+ */
 export function openSqliteSessionStore(url: string): SqliteSessionStore {
   const file = url.replace(/^sqlite:/, '');
   if (file === ':memory:') throw new Error('the account pages need a database file, not sqlite::memory:');
-  const db = new Database(file);
-  db.pragma('journal_mode = WAL');
+  const db = new Database(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+  // Per connection, as the account store's (the journal mode belongs to the file).
   db.pragma('synchronous = NORMAL');
   db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  db.exec(SCHEMA);
   return new SqliteSessionStore(db);
 }
 

@@ -1,0 +1,5 @@
+-- Keys named on the account pages and their last use (written in batches); sign-in looks
+-- accounts up by address, case-insensitively.
+ALTER TABLE api_keys ADD COLUMN name TEXT;
+ALTER TABLE api_keys ADD COLUMN last_used_at INTEGER;
+CREATE INDEX accounts_email ON accounts(lower(email));

@@ -1,0 +1,79 @@
+import type pg from 'pg';
+import { DependencyDownError } from '../../../errors.ts';
+
+/** What a statement runs on: the pool, or the client of one transaction. */
+export interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<pg.QueryResult>;
+}
+
+/**
+ * A pool whose failures are values the HTTP layer maps: connection-level errors become
+ * DependencyDownError (503), anything else (a bug, a constraint) stays itself. A connection
+ * cut at any moment, idle or inside a transaction, ends that call and never the process.
+ */
+export class PgClient implements Queryable {
+  constructor(readonly pool: pg.Pool) {
+    // An idle client's connection dropped: the pool replaces it. Without a listener this crashes.
+    pool.on('error', () => {});
+    // Every client always has a listener: pool.query releases a client inside its socket's parse
+    // loop and the pool hands it to a waiter at once, so a FATAL message later in the same chunk
+    // (pg_terminate_backend) reaches a client whose new holder has not attached one yet. The
+    // failed query or the next checkout reports the error; the pool drops the dead client.
+    pool.on('connect', (client) => client.on('error', () => {}));
+  }
+
+  async query(sql: string, params: unknown[] = []): Promise<pg.QueryResult> {
+    try {
+      return await this.pool.query(sql, params);
+    } catch (err) {
+      throw toStoreError(err);
+    }
+  }
+
+  /** Runs `fn` in one transaction; a client whose connection broke is dropped, not pooled again. */
+  async tx<T>(fn: (c: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw new DependencyDownError('database', err);
+    }
+    // A checked-out client emits 'error' when its connection dies (pg_terminate_backend, a
+    // restart, a cut network); unheard, that event would end the process.
+    let broken: Error | undefined;
+    const onError = (err: Error) => {
+      broken = err;
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const result = await fn(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (err) {
+      await client.query('ROLLBACK').catch((e: Error) => {
+        broken ??= e;
+      });
+      throw toStoreError(broken ?? err);
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+
+  async end(): Promise<void> {
+    await this.pool.end().catch(() => {});
+  }
+}
+
+/** Connection-level failures become 503s; anything else (a bug, a constraint) stays an error. */
+export function toStoreError(err: unknown): unknown {
+  if (err instanceof DependencyDownError) return err;
+  const e = err as { code?: string; message?: string };
+  const connection =
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P01|57P02|57P03|08\d{3})$/.test(e.code ?? '') ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
+      e.message ?? '',
+    );
+  return connection ? new DependencyDownError('database', err) : err;
+}

@@ -1,0 +1,53 @@
+import pg from 'pg';
+import { loadMigrations } from '../migrations.ts';
+import { PgClient } from './client.ts';
+import { PostgresAccountStore } from './store.ts';
+
+/** `postgres://…?schema=name` keeps all tables in that schema (created if missing). */
+export function parseUrl(url: string): { connectionString: string; schema: string } {
+  const u = new URL(url);
+  const schema = u.searchParams.get('schema') ?? 'public';
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
+  u.searchParams.delete('schema');
+  return { connectionString: u.toString(), schema };
+}
+
+export async function openPostgresStore(url: string): Promise<PostgresAccountStore> {
+  const { connectionString, schema } = parseUrl(url);
+  const pool = new pg.Pool({
+    connectionString,
+    options: `-c search_path=${schema}`,
+    // Names the service's connections in pg_stat_activity, per schema.
+    application_name: schema === 'public' ? 'postshot' : `postshot/${schema}`,
+    max: 10,
+    connectionTimeoutMillis: 3000,
+    idleTimeoutMillis: 30_000,
+  });
+  const client = new PgClient(pool);
+  try {
+    await migrate(client, schema);
+  } catch (err) {
+    await client.end();
+    throw err;
+  }
+  return new PostgresAccountStore(client);
+}
+
+/** One migrator at a time across instances (a transaction-scoped advisory lock per schema). */
+async function migrate(client: PgClient, schema: string): Promise<void> {
+  await client.tx(async (c) => {
+    await c.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`postshot-migrate-${schema}`]);
+    await c.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
+    await c.query(`SET LOCAL search_path TO ${schema}`);
+    await c.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at BIGINT NOT NULL)',
+    );
+    const { rows } = await c.query('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((r) => Number(r.version)));
+    for (const m of loadMigrations('postgres')) {
+      if (applied.has(m.version)) continue;
+      await c.query(m.sql);
+      await c.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, $2)', [m.version, Date.now()]);
+    }
+  });
+}
