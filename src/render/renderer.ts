@@ -2,22 +2,28 @@ import { createHash } from 'node:crypto';
 import { Resvg } from '@resvg/resvg-js';
 import satori from 'satori';
 import type { Post } from '../sources/post.ts';
-import type { Assets } from './assets.ts';
-import { buildCard, cardText, CARD_RADIUS, CARD_WIDTH } from './card.ts';
+import { canvasTree, planCanvas, type CanvasPlan } from './canvas.ts';
+import { buildCard, cardText } from './card.ts';
+import { dataUri, type Assets } from './assets.ts';
 import { emojiDataUri } from './emoji.ts';
 import { readFontData, selectFonts, type FontSelection } from './fonts.ts';
 import { encodePng } from './png.ts';
 import { drawPhotos, takeMarkers, type LiftedPhoto } from './photo-layer.ts';
 import { renderHtmlDocument } from './html.ts';
+import { layoutCard } from './layout.ts';
+import { CONTENT_TYPES, defaultOptions, type RenderFormat, type RenderOptionsFull } from './options.ts';
+import { encodeRaster } from './raster-encode.ts';
 import { THEMES, type ThemeName } from './theme.ts';
 import type { El } from './tree.ts';
 
-export type RenderFormat = 'svg' | 'png' | 'html';
+export type { RenderFormat };
+export { CONTENT_TYPES };
 
-export interface RenderOptions {
+/** The normalized options (options.ts); those left out take their defaults. */
+export interface RenderOptions extends Partial<Omit<RenderOptionsFull, 'format' | 'theme' | 'scale'>> {
   format: RenderFormat;
   theme: ThemeName;
-  /** Device pixels per CSS pixel for PNG (and for choosing image sizes). */
+  /** Device pixels per CSS pixel for rasters (and for choosing image sizes). */
   scale?: number;
 }
 
@@ -25,12 +31,6 @@ export interface Rendered {
   bytes: Buffer;
   contentType: string;
 }
-
-export const CONTENT_TYPES: Record<RenderFormat, string> = {
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  html: 'text/html; charset=utf-8',
-};
 
 export interface CardTree {
   tree: El;
@@ -41,10 +41,18 @@ export interface CardTree {
  * The one card tree every format is made from. With `lifted`, photos that nothing is drawn over
  * are left for the PNG pipeline to draw (photo-layer.ts) and collected there.
  */
-export function buildCardTree(post: Post, theme: ThemeName, assets: Assets, lifted?: LiftedPhoto[]): CardTree {
+export function buildCardTree(
+  post: Post,
+  options: ThemeName | Partial<RenderOptionsFull>,
+  assets: Assets,
+  lifted?: LiftedPhoto[],
+): CardTree {
+  const o = { ...defaultOptions(), ...(typeof options === 'string' ? { theme: options } : options) };
   const fonts = selectFonts(cardText(post), post.lang);
   const tree = buildCard(post, {
-    theme: THEMES[theme],
+    theme: THEMES[o.theme],
+    layout: layoutCard(o),
+    options: o,
     assets,
     lifted,
     fontFamily: fonts.families.map((f) => `"${f}"`).join(', '),
@@ -54,7 +62,7 @@ export function buildCardTree(post: Post, theme: ThemeName, assets: Assets, lift
 
 export async function treeToSvg({ tree, fonts }: CardTree): Promise<string> {
   const svg = await satori(tree as never, {
-    width: CARD_WIDTH,
+    width: Number(tree.props.style?.width),
     fonts: fonts.faces.map((f) => ({
       name: f.name,
       data: readFontData(f),
@@ -137,7 +145,13 @@ let inProgress = 0;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-export async function svgToPng(svg: string, scale: number, lifted: LiftedPhoto[] = []): Promise<Buffer> {
+/** resvg's premultiplied RGBA of an SVG, lifted photos drawn in; `at` offsets their boxes. */
+async function svgToPixels(
+  svg: string,
+  scale: number,
+  lifted: LiftedPhoto[],
+  at = { x: 0, y: 0 },
+): Promise<{ pixels: Buffer; width: number; height: number }> {
   const { svg: rest, boxes } = takeMarkers(svg);
   const source = rasterizeSvgImages(rest, scale);
   // resvg's images and pixmaps are freed by finalizers that Node runs as immediates, after a
@@ -146,9 +160,15 @@ export async function svgToPng(svg: string, scale: number, lifted: LiftedPhoto[]
   await nextTurn();
   const image = new Resvg(source, { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: false } }).render();
   const pixels = image.pixels;
-  await drawPhotos(pixels, image.width, image.height, lifted, boxes, scale);
-  // The card is an opaque rounded rectangle: only its outer corners and edges are translucent.
-  return encodePng(pixels, image.width, image.height, { edge: (CARD_RADIUS + 1) * scale, offThread: inProgress > 1 });
+  const placed = boxes.map((b) => ({ ...b, x: b.x + at.x, y: b.y + at.y }));
+  await drawPhotos(pixels, image.width, image.height, lifted, placed, scale);
+  return { pixels, width: image.width, height: image.height };
+}
+
+/** A bare card as PNG: an opaque rounded rectangle, so only its corners and edges can be translucent. */
+export async function svgToPng(svg: string, scale: number, lifted: LiftedPhoto[] = [], radius = 16): Promise<Buffer> {
+  const { pixels, width, height } = await svgToPixels(svg, scale, lifted);
+  return encodePng(pixels, width, height, { edge: (radius + 1) * scale, offThread: inProgress > 1 });
 }
 
 /** Renders a post in one format. Pure given the assets: no network here. */
@@ -161,14 +181,61 @@ export async function renderCard(post: Post, assets: Assets, options: RenderOpti
   }
 }
 
+const SVG_HEIGHT = /^<svg[^>]*? height="([\d.]+)"/;
+
+/**
+ * The card's SVG placed on the container's: the container is drawn alone (background, image)
+ * and the card's drawing nested at the plan's position and scale, so the card is laid out once.
+ * satori numbers its ids per document: the container's are renamed apart from the card's.
+ */
+async function composeSvg(cardSvg: string, plan: CanvasPlan, card: CardTree, background?: string): Promise<string> {
+  const outer = (await treeToSvg({ tree: canvasTree(plan, background), fonts: card.fonts })).replace(
+    /satori_/g,
+    'satori_c_',
+  );
+  const nested = cardSvg.replace(
+    /^<svg[^>]*>/,
+    `<svg x="${plan.x}" y="${plan.y}" width="${plan.cardWidth * plan.scale}" height="${plan.cardHeight * plan.scale}" viewBox="0 0 ${plan.cardWidth} ${plan.cardHeight}">`,
+  );
+  return outer.replace(/<\/svg>\s*$/, `${nested}</svg>`);
+}
+
 async function drawCard(post: Post, assets: Assets, options: RenderOptions): Promise<Rendered> {
-  const lifted: LiftedPhoto[] | undefined = options.format === 'png' ? [] : undefined;
-  const card = buildCardTree(post, options.theme, assets, lifted);
-  if (options.format === 'html') {
+  const o: RenderOptionsFull = { ...defaultOptions(), ...options };
+  const raster = o.format !== 'svg' && o.format !== 'html';
+  let lifted: LiftedPhoto[] | undefined = raster ? [] : undefined;
+  let card = buildCardTree(post, o, assets, lifted);
+  const background = o.backgroundImage ? assets.get(o.backgroundImage) : undefined;
+  const backgroundUri = background ? dataUri(background) : undefined;
+  const needsContainer = planCanvas(o, o.width, 1) !== null;
+  if (o.format === 'html' && !needsContainer) {
     const html = renderHtmlDocument(card.tree, card.fonts.faces, `Post by @${post.author.handle}`);
     return { bytes: Buffer.from(html), contentType: CONTENT_TYPES.html };
   }
-  const svg = await treeToSvg(card);
-  if (options.format === 'svg') return { bytes: Buffer.from(svg), contentType: CONTENT_TYPES.svg };
-  return { bytes: await svgToPng(svg, options.scale ?? 2, lifted), contentType: CONTENT_TYPES.png };
+  let svg = await treeToSvg(card);
+  const plan = needsContainer ? planCanvas(o, o.width, Number(SVG_HEIGHT.exec(svg)?.[1])) : null;
+  if (plan && o.format === 'html') {
+    const html = renderHtmlDocument(
+      canvasTree(plan, backgroundUri, card.tree),
+      card.fonts.faces,
+      `Post by @${post.author.handle}`,
+    );
+    return { bytes: Buffer.from(html), contentType: CONTENT_TYPES.html };
+  }
+  // Lifted photos are drawn at their laid-out size: a scaled card keeps its photos in the SVG.
+  if (plan && plan.scale !== 1 && lifted?.length) {
+    lifted = [];
+    card = buildCardTree(post, o, assets);
+    svg = await treeToSvg(card);
+  }
+  if (plan) svg = await composeSvg(svg, plan, card, backgroundUri);
+  if (o.format === 'svg') return { bytes: Buffer.from(svg), contentType: CONTENT_TYPES.svg };
+  if (o.format === 'png' && !plan)
+    return { bytes: await svgToPng(svg, o.scale, lifted, o.borderRadius), contentType: CONTENT_TYPES.png };
+  const image = await svgToPixels(svg, o.scale, lifted ?? [], plan ?? undefined);
+  const bytes =
+    o.format === 'png'
+      ? await encodePng(image.pixels, image.width, image.height, { offThread: inProgress > 1 })
+      : await encodeRaster(image, o.format as 'jpeg' | 'webp', o.quality, THEMES[o.theme].background);
+  return { bytes, contentType: CONTENT_TYPES[o.format] };
 }

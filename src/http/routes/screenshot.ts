@@ -1,8 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { PLANS } from '../../quota/plans.ts';
-import type { RenderFormat, Rendered } from '../../render/renderer.ts';
-import type { ThemeName } from '../../render/theme.ts';
+import Type from 'typebox';
+import {
+  OPTION_NAMES,
+  OPTIONS_SCHEMA,
+  OptionError,
+  parseOptions,
+  type RenderOptionsFull,
+} from '../../render/options.ts';
+import type { Rendered } from '../../render/renderer.ts';
 import type { Post } from '../../sources/post.ts';
 import { IMAGE_KEY, type StoredImage } from '../../storage/images/interface.ts';
 import { runMetered } from '../metered.ts';
@@ -10,9 +17,36 @@ import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { ProblemError, sendProblem } from '../problem.ts';
 import { readEnum, rejectUnknownQuery } from '../query.ts';
 
-const FORMATS = ['svg', 'png', 'html'] as const;
-const THEMES = ['light', 'dark'] as const;
 const RETURN_TYPES = ['buffer', 'url'] as const;
+
+/** The screenshot route's query: the render options plus where the output goes (for OpenAPI). */
+export const SCREENSHOT_QUERY_SCHEMA = Type.Object(
+  {
+    ...OPTIONS_SCHEMA.properties,
+    returnType: Type.Enum(RETURN_TYPES, {
+      default: 'buffer',
+      description: 'buffer: the image itself; url: JSON with the URL of a hosted copy (paid plans).',
+    }),
+  },
+  { additionalProperties: false },
+);
+const QUERY_NAMES = [...OPTION_NAMES, 'returnType'];
+
+/** The query as render options; a bad value is a 400 naming the parameter, the value and what is allowed. */
+function readScreenshotQuery(query: unknown): { options: RenderOptionsFull; returnType: 'buffer' | 'url' } {
+  rejectUnknownQuery(query, QUERY_NAMES);
+  const q = (query ?? {}) as Record<string, unknown>;
+  const rt = typeof q.returnType === 'string' ? q.returnType.trim().toLowerCase() : q.returnType;
+  try {
+    return { options: parseOptions(q), returnType: readEnum({ returnType: rt }, 'returnType', RETURN_TYPES, 'buffer') };
+  } catch (err) {
+    if (err instanceof OptionError) throw new ProblemError('invalid_parameter', err.message);
+    throw err;
+  }
+}
+
+/** Documents that could run or load something get the restrictive CSP; images do not need it. */
+const isDocument = (name: string) => /(^|\.)(svg|html)$/.test(name);
 
 interface Shot {
   rendered: Rendered;
@@ -27,8 +61,7 @@ const DOCUMENT_CSP =
 export function registerScreenshotRoutes(app: FastifyInstance, c: Container): void {
   app.get('/api/v1/screenshot/*', async (request, reply) => {
     let id = '';
-    let format: RenderFormat = 'svg';
-    let theme: ThemeName = 'light';
+    let options = {} as RenderOptionsFull;
     let returnType: 'buffer' | 'url' = 'buffer';
     // A post the cache held whose render it did not: drawn without reading the cache again.
     let post: Post | undefined;
@@ -37,10 +70,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
       endpoint: 'screenshot',
       cost: 1,
       validate: (caller) => {
-        rejectUnknownQuery(request.query, ['format', 'theme', 'returnType']);
-        format = readEnum(request.query, 'format', FORMATS, 'svg');
-        theme = readEnum(request.query, 'theme', THEMES, 'light');
-        returnType = readEnum(request.query, 'returnType', RETURN_TYPES, 'buffer');
+        ({ options, returnType } = readScreenshotQuery(request.query));
         id = requirePostId((request.params as { '*': string })['*']);
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
           throw new ProblemError(
@@ -53,19 +83,24 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         // A hosted URL means a store write, which can fail: that goes the reserve-then-commit way.
         if (returnType !== 'buffer') return undefined;
         post = await cachedPost(c, id);
-        const rendered = post && c.renderer.cached(post, { format, theme });
+        const rendered = post && c.renderer.cached(post, options);
         return rendered && { rendered };
       },
       work: async () => {
-        const rendered = await c.renderer.render(post ?? (await requirePost(c, id)), { format, theme });
+        const rendered = await c.renderer.render(post ?? (await requirePost(c, id)), options).catch((err: unknown) => {
+          if (err instanceof OptionError) throw new ProblemError('invalid_parameter', err.message);
+          throw err;
+        });
         if (returnType === 'buffer') return { rendered };
-        const stored = await c.images.put(rendered.bytes, format, rendered.contentType);
+        const stored = await c.images.put(rendered.bytes, options.format, rendered.contentType);
         return { rendered, stored };
       },
     });
     if (result.stored)
-      return reply.header('Cache-Control', 'no-store').send({ url: result.stored.url, format, tweetId: id });
-    if ((format as RenderFormat) !== 'png') reply.header('Content-Security-Policy', DOCUMENT_CSP);
+      return reply
+        .header('Cache-Control', 'no-store')
+        .send({ url: result.stored.url, format: options.format, tweetId: id });
+    if (isDocument(options.format)) reply.header('Content-Security-Policy', DOCUMENT_CSP);
     return reply.type(result.rendered.contentType).send(result.rendered.bytes);
   });
 
@@ -73,7 +108,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
     const { key } = request.params as { key: string };
     const found = IMAGE_KEY.test(key) ? await c.images.get(key) : null;
     if (!found) return sendProblem(request, reply, 'not_found', 'No stored image has this name.');
-    if (!key.endsWith('.png')) reply.header('Content-Security-Policy', DOCUMENT_CSP);
+    if (isDocument(key)) reply.header('Content-Security-Policy', DOCUMENT_CSP);
     return reply
       .header('Cache-Control', 'public, max-age=31536000, immutable')
       .type(found.contentType)
