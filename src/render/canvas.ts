@@ -1,5 +1,6 @@
 // The container around the card (aspectRatio, height, containerBackground, backgroundImage,
 // containerPadding): its geometry from the card's measured size, and its tree.
+import { parseBackground } from './background.ts';
 import { hasContainer, type RenderOptionsFull } from './options.ts';
 import { box, img, type El, type Style } from './tree.ts';
 
@@ -50,8 +51,16 @@ export function planCanvas(o: CanvasOptions, cardWidth: number, cardHeight: numb
     y: (height - cardHeight * scale) / 2,
     cardWidth,
     cardHeight,
-    background: o.containerBackground ?? 'rgba(0,0,0,0)',
+    background: canonicalBackground(o.containerBackground),
   };
+}
+
+/** Parsed again here so a caller that skipped parseOptions (CLI, tests) still draws canonical CSS. */
+function canonicalBackground(value: string | undefined): string {
+  if (value === undefined) return 'rgba(0,0,0,0)';
+  const parsed = parseBackground(value.toLowerCase());
+  if (!parsed.ok) throw new Error(`containerBackground ${parsed.reason}`);
+  return parsed.css;
 }
 
 /**

@@ -12,6 +12,7 @@ import { drawPhotos, takeMarkers, type LiftedPhoto } from './photo-layer.ts';
 import { renderHtmlDocument } from './html.ts';
 import { layoutCard } from './layout.ts';
 import { CONTENT_TYPES, defaultOptions, type RenderFormat, type RenderOptionsFull } from './options.ts';
+import { isOpaque, placeOnCanvas } from './raster-canvas.ts';
 import { encodeRaster } from './raster-encode.ts';
 import { THEMES, type ThemeName } from './theme.ts';
 import type { El } from './tree.ts';
@@ -145,12 +146,11 @@ let inProgress = 0;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** resvg's premultiplied RGBA of an SVG, lifted photos drawn in; `at` offsets their boxes. */
+/** resvg's premultiplied RGBA of an SVG, lifted photos drawn in. */
 async function svgToPixels(
   svg: string,
   scale: number,
   lifted: LiftedPhoto[],
-  at = { x: 0, y: 0 },
 ): Promise<{ pixels: Buffer; width: number; height: number }> {
   const { svg: rest, boxes } = takeMarkers(svg);
   const source = rasterizeSvgImages(rest, scale);
@@ -160,8 +160,7 @@ async function svgToPixels(
   await nextTurn();
   const image = new Resvg(source, { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: false } }).render();
   const pixels = image.pixels;
-  const placed = boxes.map((b) => ({ ...b, x: b.x + at.x, y: b.y + at.y }));
-  await drawPhotos(pixels, image.width, image.height, lifted, placed, scale);
+  await drawPhotos(pixels, image.width, image.height, lifted, boxes, scale);
   return { pixels, width: image.width, height: image.height };
 }
 
@@ -183,28 +182,43 @@ export async function renderCard(post: Post, assets: Assets, options: RenderOpti
 
 const SVG_HEIGHT = /^<svg[^>]*? height="([\d.]+)"/;
 
+// satori fills a box with a gradient through a pattern holding one rect of the gradient; resvg
+// draws a pattern as an offscreen layer (74 ms for a 4:5 canvas at 2x). The rect is filled with
+// the gradient itself: the same picture, since both use the same bounding box.
+const GRADIENT_PATTERN =
+  /<pattern id="([\w-]+)" x="0" y="0" width="1" height="1" patternUnits="objectBoundingBox">(<linearGradient id="([\w-]+)"[^>]*>(?:<stop [^>]*\/>)+<\/linearGradient>)<rect x="0" y="0" width="[\d.]+" height="[\d.]+" fill="url\(#\3\)"\/><\/pattern>/g;
+
+function unwrapGradients(svg: string): string {
+  const swaps = new Map<string, string>();
+  const out = svg.replace(GRADIENT_PATTERN, (_m, pattern: string, gradient: string, id: string) => {
+    swaps.set(pattern, id);
+    return gradient;
+  });
+  return swaps.size
+    ? out.replace(/fill="url\(#([\w-]+)\)"/g, (m, id: string) => (swaps.has(id) ? `fill="url(#${swaps.get(id)})"` : m))
+    : svg;
+}
+
 /**
  * The card's SVG placed on the container's: the container is drawn alone (background, image)
- * and the card's drawing nested at the plan's position and scale, so the card is laid out once.
+ * and the card's drawing added as a translated, scaled group, so the card is laid out once.
+ * (A nested <svg> would be clipped to its viewport: resvg draws that as a canvas-sized layer.)
  * satori numbers its ids per document: the container's are renamed apart from the card's.
  */
 async function composeSvg(cardSvg: string, plan: CanvasPlan, card: CardTree, background?: string): Promise<string> {
-  const outer = (await treeToSvg({ tree: canvasTree(plan, background), fonts: card.fonts })).replace(
-    /satori_/g,
-    'satori_c_',
+  const outer = unwrapGradients(
+    (await treeToSvg({ tree: canvasTree(plan, background), fonts: card.fonts })).replace(/satori_/g, 'satori_c_'),
   );
-  const nested = cardSvg.replace(
-    /^<svg[^>]*>/,
-    `<svg x="${plan.x}" y="${plan.y}" width="${plan.cardWidth * plan.scale}" height="${plan.cardHeight * plan.scale}" viewBox="0 0 ${plan.cardWidth} ${plan.cardHeight}">`,
-  );
-  return outer.replace(/<\/svg>\s*$/, `${nested}</svg>`);
+  const transform = `translate(${plan.x} ${plan.y})${plan.scale === 1 ? '' : ` scale(${plan.scale})`}`;
+  const inner = cardSvg.replace(/^<svg[^>]*>/, `<g transform="${transform}">`).replace(/<\/svg>\s*$/, '</g>');
+  return outer.replace(/<\/svg>\s*$/, `${inner}</svg>`);
 }
 
 async function drawCard(post: Post, assets: Assets, options: RenderOptions): Promise<Rendered> {
   const o: RenderOptionsFull = { ...defaultOptions(), ...options };
   const raster = o.format !== 'svg' && o.format !== 'html';
-  let lifted: LiftedPhoto[] | undefined = raster ? [] : undefined;
-  let card = buildCardTree(post, o, assets, lifted);
+  const lifted: LiftedPhoto[] | undefined = raster ? [] : undefined;
+  const card = buildCardTree(post, o, assets, lifted);
   const background = o.backgroundImage ? assets.get(o.backgroundImage) : undefined;
   const backgroundUri = background ? dataUri(background) : undefined;
   const needsContainer = planCanvas(o, o.width, 1) !== null;
@@ -212,7 +226,7 @@ async function drawCard(post: Post, assets: Assets, options: RenderOptions): Pro
     const html = renderHtmlDocument(card.tree, card.fonts.faces, `Post by @${post.author.handle}`);
     return { bytes: Buffer.from(html), contentType: CONTENT_TYPES.html };
   }
-  let svg = await treeToSvg(card);
+  const svg = await treeToSvg(card);
   const plan = needsContainer ? planCanvas(o, o.width, Number(SVG_HEIGHT.exec(svg)?.[1])) : null;
   if (plan && o.format === 'html') {
     const html = renderHtmlDocument(
@@ -222,20 +236,22 @@ async function drawCard(post: Post, assets: Assets, options: RenderOptions): Pro
     );
     return { bytes: Buffer.from(html), contentType: CONTENT_TYPES.html };
   }
-  // Lifted photos are drawn at their laid-out size: a scaled card keeps its photos in the SVG.
-  if (plan && plan.scale !== 1 && lifted?.length) {
-    lifted = [];
-    card = buildCardTree(post, o, assets);
-    svg = await treeToSvg(card);
+  if (o.format === 'svg') {
+    const out = plan ? await composeSvg(svg, plan, card, backgroundUri) : svg;
+    return { bytes: Buffer.from(out), contentType: CONTENT_TYPES.svg };
   }
-  if (plan) svg = await composeSvg(svg, plan, card, backgroundUri);
-  if (o.format === 'svg') return { bytes: Buffer.from(svg), contentType: CONTENT_TYPES.svg };
   if (o.format === 'png' && !plan)
     return { bytes: await svgToPng(svg, o.scale, lifted, o.borderRadius), contentType: CONTENT_TYPES.png };
-  const image = await svgToPixels(svg, o.scale, lifted ?? [], plan ?? undefined);
+  const drawn = await svgToPixels(svg, o.scale, lifted ?? []);
+  const image = plan ? await placeOnCanvas(drawn, plan, o.scale, background?.bytes) : drawn;
+  // An opaque container leaves no translucent pixel; a bare card only at its rounded edges.
+  const opaque = plan && (background || isOpaque(plan.background));
   const bytes =
     o.format === 'png'
-      ? await encodePng(image.pixels, image.width, image.height, { offThread: inProgress > 1 })
+      ? await encodePng(image.pixels, image.width, image.height, {
+          edge: opaque ? 0 : undefined,
+          offThread: inProgress > 1,
+        })
       : await encodeRaster(image, o.format as 'jpeg' | 'webp', o.quality, THEMES[o.theme].background);
   return { bytes, contentType: CONTENT_TYPES[o.format] };
 }
