@@ -1,7 +1,7 @@
 // Raster formats with a container: the card is rasterized at its own size, as without one, and
 // laid over the container's pixels here. Rasterizing the card on the whole canvas cost resvg
 // time in proportion to the canvas area (its layers are canvas-sized): 2-3x the plain card for
-// a short post at 4:5 (docs/performance.md). Pixels are premultiplied RGBA, as resvg's.
+// a short post at 4:5. Pixels are premultiplied RGBA, as resvg's.
 import type { CanvasPlan } from './canvas.ts';
 import sharp from './sharp-setup.ts';
 
