@@ -57,7 +57,7 @@ test('one cache key per meaning: spellings collapse, any difference separates', 
     key({ containerBackground: 'rgb(255, 0, 0)' }),
     'colours are canonical',
   );
-  const variants = [
+  const variants: Array<Record<string, string>> = [
     {},
     { width: '551' },
     { showViews: 'false' },
