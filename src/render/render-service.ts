@@ -58,7 +58,8 @@ export class Renderer {
     if (this.options.cacheBytes <= 0) return null;
     const variant = optionsKey({ ...options, scale });
     let byVariant = this.keys.get(post);
-    if (!byVariant) this.keys.set(post, (byVariant = new Map()));
+    // Options vary freely (widths, colours): a post keeps the keys of its last few variants only.
+    if (!byVariant || byVariant.size >= 32) this.keys.set(post, (byVariant = new Map()));
     let key = byVariant.get(variant);
     if (key === undefined)
       byVariant.set(
