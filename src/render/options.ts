@@ -7,6 +7,7 @@
 // is passed on to CSS or a fetch unless it was rebuilt from its parsed parts.
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
+import { checkPublicImageUrl } from '../sources/public-image.ts';
 import { parseBackground } from './background.ts';
 
 export const FORMATS = ['svg', 'png', 'html', 'jpeg', 'webp'] as const;
@@ -146,6 +147,11 @@ function coerce(name: OptionName, s: PropertySchema, raw: string): unknown {
     const bg = parseBackground(v);
     if (!bg.ok) throw new OptionError(name, `Parameter "${name}" ${bg.reason}, got "${show(raw)}".`);
     return bg.css;
+  }
+  if (name === 'backgroundImage') {
+    const url = checkPublicImageUrl(raw.trim());
+    if (!url.ok) throw new OptionError(name, `Parameter "${name}" ${url.reason}, got "${show(raw)}".`);
+    return url.url.toString();
   }
   return raw.trim();
 }

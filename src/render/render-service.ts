@@ -81,6 +81,14 @@ export class Renderer {
     return hit;
   }
 
+  /**
+   * Fetches and prepares a backgroundImage ahead of a render (kept for it); throws OptionError
+   * naming the parameter when the image cannot be had, so a caller can refuse before charging.
+   */
+  async loadBackground(url: string): Promise<void> {
+    await this.backgrounds.load(url);
+  }
+
   async render(post: Post, options: RenderOptions): Promise<Rendered> {
     const scale = options.scale ?? 2;
     const key = this.keyOf(post, options, scale);

@@ -12,7 +12,7 @@ const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,
 
 async function client(t: Parameters<typeof build>[0]) {
   const h = await build(t, { env: NO_RATE });
-  const { apiKey } = await h.account('pro');
+  const { apiKey, accountId } = await h.account('pro');
   const get = (id: string, q = '') =>
     h.app.inject({ url: `/api/v1/screenshot/${id}${q ? `?${q}` : ''}`, headers: { 'x-api-key': apiKey } });
   const png = async (id: string, q: string) => {
@@ -20,7 +20,7 @@ async function client(t: Parameters<typeof build>[0]) {
     assert.equal(r.statusCode, 200, `${q}: ${r.body.slice(0, 300)}`);
     return PNG.sync.read(r.rawPayload);
   };
-  return { h, get, png };
+  return { h, get, png, accountId };
 }
 
 const pixel = (img: PNG, x: number, y: number) =>
@@ -188,7 +188,7 @@ async function assertRefused(get: Get, q: string, detail: RegExp) {
 }
 
 test('bad values are 400 invalid_parameter naming parameter, value and what is allowed; no charge', async (t) => {
-  const { h, get } = await client(t);
+  const { h, get, accountId } = await client(t);
   const nine = `linear-gradient(90deg, ${Array(9).fill('#fff').join(', ')})`;
   const cases: Array<[string, RegExp]> = [
     ['width=299', /"width" must be an integer from 300 to 1000, got "299"/],
@@ -235,6 +235,8 @@ test('bad values are 400 invalid_parameter naming parameter, value and what is a
     ['reset', /"backgroundImage" could not be fetched/],
   ] as const)
     await assertRefused(get, `backgroundImage=${encodeURIComponent(`https://example.com/${name}.png`)}`, detail);
+  // Refused before any credit was reserved: not even a refunded reservation in the ledger.
+  assert.equal((await h.c.accounts.ledger(accountId)).length, 0);
 });
 
 test('backgroundImage from a public host is drawn under the card (cover)', async (t) => {

@@ -80,6 +80,11 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         }
       },
       inHand: async () => {
+        // Runs before any credit is reserved: a backgroundImage that cannot be had is refused free.
+        if (options.backgroundImage)
+          await c.renderer.loadBackground(options.backgroundImage).catch((err: unknown) => {
+            throw err instanceof OptionError ? new ProblemError('invalid_parameter', err.message) : err;
+          });
         // A hosted URL means a store write, which can fail: that goes the reserve-then-commit way.
         if (returnType !== 'buffer') return undefined;
         post = await cachedPost(c, id);
