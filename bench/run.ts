@@ -147,7 +147,7 @@ async function main() {
     }
     const p = round(percentile(plain, 50));
     const g = round(percentile(gradient, 50));
-    container[name] = { plain: p, gradient: g, ratio: round((g / p) * 100) / 100 };
+    container[name] = { plain: p, gradient: g, ratio: Math.round((g / p) * 100) / 100 };
   }
 
   // 2. Throughput at concurrency 8, keys rotated so credits never run out.
