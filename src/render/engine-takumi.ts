@@ -167,19 +167,32 @@ export async function rasterize(card: EngineCard, scale: number): Promise<Raster
   return { rgba, width, height: rgba.length / (width * 4) };
 }
 
+/** The card's laid-out size in CSS px, without drawing it. */
+export async function measureCard(card: EngineCard): Promise<{ width: number; height: number }> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = await prepare(renderer, card);
+  const measured = await renderer.measure(node, { width: card.width, images, css: [BASE_CSS] });
+  return { width: measured.width, height: measured.height };
+}
+
 /**
- * The same raster encoded by the engine: JPEG and WebP (quality 90). Its PNG encoder is slower
+ * The same raster encoded by the engine: JPEG and WebP (quality 90 unless given). Its PNG encoder is slower
  * than ours on photo cards (png.ts), so PNG is served from rasterize(). JPEG has no alpha: what
  * is transparent (the card's outer corners) comes out black unless the tree paints it.
  */
-export async function encodeRaster(card: EngineCard, scale: number, format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
+export async function encodeRaster(
+  card: EngineCard,
+  scale: number,
+  format: 'png' | 'jpeg' | 'webp',
+  quality = 90,
+): Promise<Buffer> {
   const renderer = await engineWith(card.faces);
   const { node, images } = await prepare(renderer, card);
   return renderer.render(node, {
     width: Math.round(card.width * scale),
     devicePixelRatio: scale,
     format,
-    ...(format === 'png' ? {} : { quality: 90 }),
+    ...(format === 'png' ? {} : { quality }),
     images,
     css: [BASE_CSS],
   });
