@@ -265,3 +265,39 @@ test('returnType=url stores WebP and JPEG under their own names and types', asyn
     assert.equal(served.headers['content-type'], type);
   }
 });
+
+test('HEAD and Content-Disposition for JPEG and WebP name the file by the content type', async (t) => {
+  const { h, get } = await client(t);
+  const { apiKey } = await h.account('pro', 'head@example.com');
+  for (const [q, type, ext] of [
+    ['format=JPEG', 'image/jpeg', 'jpeg'],
+    ['format=webp&aspectRatio=4:5', 'image/webp', 'webp'],
+  ]) {
+    const head = await h.app.inject({
+      method: 'HEAD',
+      url: `/api/v1/screenshot/${PHOTOS}?${q}`,
+      headers: { 'x-api-key': apiKey },
+    });
+    assert.equal(head.statusCode, 200, head.body);
+    assert.equal(head.headers['content-type'], type);
+    assert.equal(head.headers['content-disposition'], `inline; filename="post-${PHOTOS}.${ext}"`);
+    assert.equal(head.rawPayload.length, 0);
+    const got = await get(PHOTOS, q);
+    assert.equal(got.headers['content-type'], type);
+    assert.equal(got.headers['content-disposition'], `inline; filename="post-${PHOTOS}.${ext}"`);
+  }
+});
+
+test("JPEG without a container is laid on the theme's background, not black", async (t) => {
+  const { get } = await client(t);
+  for (const [theme, expected] of [
+    ['light', [255, 255, 255]],
+    ['dim', [0x15, 0x20, 0x2b]],
+  ] as const) {
+    const jpeg = await get(PHOTOS, `format=jpeg&scale=1&borderRadius=40&theme=${theme}`);
+    const { data, info } = await sharp(jpeg.rawPayload).raw().toBuffer({ resolveWithObject: true });
+    assert.equal(info.width, 550);
+    const corner = Array.from(data.subarray(0, 3));
+    for (let c = 0; c < 3; c++) assert.ok(Math.abs(corner[c] - expected[c]) <= 6, `${theme} corner: ${corner}`);
+  }
+});
