@@ -66,6 +66,7 @@ function canonicalBackground(value: string | undefined): string {
 /**
  * The container with the card centred on it: fill, background image (cover) and the card, one
  * tree for every format. A card scaled down keeps its own layout inside a box of its scaled size.
+ * The card's box is positioned too, so it paints over the (positioned) background image.
  */
 export function canvasTree(plan: CanvasPlan, backgroundImage: ImageBytes | undefined, card: El): El {
   const fill: Style = plan.background.startsWith('linear-gradient(')
@@ -105,6 +106,6 @@ export function canvasTree(plan: CanvasPlan, backgroundImage: ImageBytes | undef
             card,
           ),
         )
-      : box({ flexShrink: 0 }, card),
+      : box({ position: 'relative', flexShrink: 0 }, card),
   );
 }

@@ -248,6 +248,9 @@ test('backgroundImage from a public host is drawn under the card (cover)', async
   const [r, g, b, a] = pixel(img, 2, 2);
   assert.equal(a, 255);
   assert.ok(r > 200 && b < 180 && r > g, `orange corner: ${r},${g},${b}`);
+  // ...and the card is drawn over it: white at the canvas centre, left of the photos' gap.
+  const [cr, cg, cb] = pixel(img, 30, 291);
+  assert.ok(cr > 245 && cg > 245 && cb > 245, `card over the image: ${cr},${cg},${cb}`);
 });
 
 test('returnType=url stores WebP and JPEG under their own names and types', async (t) => {
