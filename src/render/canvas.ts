@@ -1,5 +1,7 @@
 // The container around the card (aspectRatio, height, containerBackground, backgroundImage,
-// containerPadding): its geometry from the card's measured size, and its tree.
+// containerPadding): its geometry, and the tree that holds the card, so the engine draws both in
+// one pass and the HTML output is the same markup. Threat model: the fill is canonical CSS rebuilt
+// by background.ts, the image bytes prepared by sharp; nothing from the query reaches CSS as is.
 import { parseBackground } from './background.ts';
 import { hasContainer, type RenderOptionsFull } from './options.ts';
 import { box, img, type El, type ImageBytes, type Style } from './tree.ts';
