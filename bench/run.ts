@@ -2,6 +2,8 @@
 // measures in one run, side by side:
 //   1. render latency per format (SVG, PNG 2x, HTML) for a text, 1-photo, 4-photo and quote post,
 //      warm upstream/media caches, render cache off (every request renders);
+//   1b. PNG latency of the same posts on a gradient container at 4:5 against the plain card,
+//      requests interleaved so both see the same machine;
 //   2. HTTP throughput and p50/p99 at concurrency 8 for PNG screenshots and Markdown, quota on;
 //   3. the same posts screenshotted by headless Chromium from our HTML at the same pixel size;
 //   4. the service's peak RSS, and its CPU time per request under load (all threads).
@@ -178,6 +180,24 @@ async function main() {
     }
   }
 
+  // 1b. A gradient container at 4:5 against the plain card, PNG 2x, samples interleaved.
+  const CONTAINER = `&aspectRatio=4:5&containerBackground=${encodeURIComponent('linear-gradient(135deg, #ff5f6d 0%, #ffc371 100%)')}`;
+  const container: Record<string, { plain: number; gradient: number; ratio: number }> = {};
+  for (const name of ['text', '1-photo']) {
+    const plainUrl = `/api/v1/screenshot/${POSTS[name]}?format=png`;
+    const gradientUrl = plainUrl + CONTAINER;
+    for (let i = 0; i < 3; i++) await get(gradientUrl);
+    const plain: number[] = [];
+    const gradient: number[] = [];
+    for (let i = 0; i < ITERATIONS; i++) {
+      plain.push(await timed(() => get(plainUrl)));
+      gradient.push(await timed(() => get(gradientUrl)));
+    }
+    const p = round(percentile(plain, 50));
+    const g = round(percentile(gradient, 50));
+    container[name] = { plain: p, gradient: g, ratio: Math.round((g / p) * 100) / 100 };
+  }
+
   // 2. Throughput at concurrency 8, keys rotated so credits never run out.
   // CPU per request is steadier than requests per second on a machine shared with other work.
   const load = async (pathFor: (i: number) => string, mcpTool?: (i: number) => Record<string, unknown>) => {
@@ -266,6 +286,7 @@ async function main() {
     machine: { cpus: os.availableParallelism(), node: process.version },
     iterations: ITERATIONS,
     latencyMs: latency,
+    gradientContainer45PngP50Ms: container,
     throughput,
     chromiumMs: chromiumResult,
     peakRssMb: rss,
@@ -283,6 +304,9 @@ async function main() {
       `  ${name.padEnd(34)} ${cell(l.svg)}${cell(l.png)}${cell(l.html)}${c ? `${`${c.p50} / ${c.p95}`.padEnd(18)}${c.ratio}x` : 'n/a (no chromium)'}`,
     );
   }
+  console.log('\nPNG 2x p50, ms: plain card vs gradient container at 4:5    plain     4:5 gradient   ratio');
+  for (const [name, v] of Object.entries(container))
+    console.log(`  ${name.padEnd(58)} ${String(v.plain).padEnd(9)} ${String(v.gradient).padEnd(14)} ${v.ratio}`);
   console.log('\nHTTP at concurrency 8, quota on               req/s     p50 ms   p99 ms   non-2xx  CPU ms/req');
   for (const [name, t] of Object.entries(throughput)) {
     console.log(

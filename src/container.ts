@@ -171,6 +171,11 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     workers: config.renderWorkers || RenderPool.defaultSize(),
     memoryMb: config.renderMemoryMb,
     cacheBytes: config.renderCacheMb * 1024 * 1024,
+    backgroundImages: {
+      mediaUrl: config.mediaUrl,
+      timeoutMs: config.upstreamTimeoutMs,
+      maxBytes: config.mediaMaxBytes,
+    },
   });
   const images = await openImageStore(config);
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FileMailer(path.join(config.dataDir, 'mail'));

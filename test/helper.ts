@@ -103,5 +103,6 @@ export function assertProblem(
     if (!(field in body)) throw new Error(`problem body lacks ${field}`);
   }
   if (body.status !== status) throw new Error(`body.status ${body.status} != ${status}`);
+  if (body.message !== body.detail) throw new Error('problem body message differs from detail');
   if (body.requestId !== res.headers['x-request-id']) throw new Error('requestId does not match X-Request-Id');
 }

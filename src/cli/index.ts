@@ -1,6 +1,10 @@
 import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig, type Config } from '../config.ts';
+import { OPTION_NAMES } from '../render/options.ts';
 import { runAccountsCommand, runKeysCommand, runUsageCommand } from './accounts.ts';
+
+/** `aspectRatio` → `aspect-ratio`: every render option is a CLI flag of that name. */
+export const flagName = (option: string) => option.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
 
 export const USAGE = `postshot — X posts as screenshots and Markdown, metered per API key
 
@@ -15,7 +19,9 @@ Usage:
   postshot keys list ACCOUNT_ID [--json]
   postshot keys revoke KEY_ID
   postshot usage ACCOUNT_ID [--json]
-  postshot render <id|url> [--format png|svg|html] [--theme light|dark] [-o FILE]
+  postshot render <id|url> [-o FILE] [--OPTION VALUE ...]
+      options as for GET /api/v1/screenshot (README), kebab-case; --format defaults to png:
+      ${OPTION_NAMES.map((n) => `--${flagName(n)}`).join(' ')}
   postshot openapi                       print the OpenAPI 3.1 document (as GET /openapi.json)
   postshot mcp --url URL --api-key KEY   stdio MCP server forwarding to the service at URL
 
@@ -42,8 +48,7 @@ function parseCliArgs(argv: string[]) {
       json: { type: 'boolean' },
       email: { type: 'string' },
       plan: { type: 'string' },
-      format: { type: 'string' },
-      theme: { type: 'string' },
+      ...Object.fromEntries(OPTION_NAMES.map((n) => [flagName(n), { type: 'string' as const }])),
       output: { type: 'string', short: 'o' },
       url: { type: 'string' },
       'api-key': { type: 'string' },

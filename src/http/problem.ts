@@ -38,6 +38,8 @@ export interface ProblemBody {
   title: string;
   status: number;
   detail: string;
+  /** The same text as detail: TwitterShots' clients show `message`. */
+  message: string;
   code: ProblemCode;
   requestId: string;
   [extra: string]: unknown;
@@ -67,6 +69,7 @@ export function problemBody(code: ProblemCode, detail: string, requestId: string
     title: PROBLEMS[code].title,
     status: status ?? PROBLEMS[code].status,
     detail: maskKeys(detail),
+    message: maskKeys(detail),
     code,
     requestId,
   };

@@ -1,24 +1,24 @@
 // Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
 import type { Counts, LinkCard, Media, Poll, Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
-import { badgeIcon, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
+import { cutText } from './cut-text.ts';
+import { badgeIcon, birdLogo, counterIcon, placeholderImage, playButton, xLogo } from './icons.ts';
+import { BORDER, gridInner, PAD, placeMedia, QUOTE_PAD, THUMBNAIL, type CardLayout } from './layout.ts';
+import { offsetMinutes, type RenderOptionsFull } from './options.ts';
 import { inlineText, renderText, singleLine } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
 
-export const CARD_WIDTH = 550;
-export const CARD_RADIUS = 16;
-const PAD = 16;
-const BORDER = 1;
-export const INNER = CARD_WIDTH - 2 * PAD - 2 * BORDER;
-const QUOTE_PAD = 12;
-export const QUOTE_INNER = INNER - 2 * QUOTE_PAD - 2 * BORDER;
-/** Media grids are drawn inside a 1px border: the images get the width less 2. */
-const gridInner = (outer: number) => outer - 2 * BORDER;
-const GRID_GAP = 2;
+/** The options the card itself reads (the rest shape the canvas around it). */
+export type CardOptions = Pick<
+  RenderOptionsFull,
+  'logo' | 'showFullText' | 'showTimestamp' | 'showViews' | 'showStats' | 'timeZoneOffset'
+>;
 
 export interface CardContext {
   theme: Theme;
+  layout: CardLayout;
+  options: CardOptions;
   assets: Assets;
   fontFamily: string;
 }
@@ -66,9 +66,11 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
 });
 const integerFormat = new Intl.NumberFormat('en-US');
 
-function formatDate(iso: string): string {
-  const d = new Date(iso);
-  return `${timeFormat.format(d)} UTC · ${dateFormat.format(d)}`;
+/** The date line in a normalized offset (`UTC+5:30`), labelled with it; `UTC` for zero. */
+export function formatDate(iso: string, offset = 'UTC+0'): string {
+  const minutes = offsetMinutes(offset);
+  const d = new Date(new Date(iso).getTime() + minutes * 60_000);
+  return `${timeFormat.format(d)} ${minutes ? offset : 'UTC'} · ${dateFormat.format(d)}`;
 }
 
 function shortDate(iso: string): string {
@@ -137,45 +139,9 @@ function tile(ctx: CardContext, m: Media, w: number, h: number): El {
   );
 }
 
-/** X's grid: one item at its aspect (clamped), two side by side, three as one tall and two stacked, four as 2×2. */
-export function mediaLayout(
-  media: Media[],
-  width: number,
-): Array<{ m: Media; x: number; y: number; w: number; h: number }> {
-  const items = media.slice(0, 4);
-  if (items.length === 1) {
-    const m = items[0];
-    const ratio = m.width && m.height ? Math.min(Math.max(m.height / m.width, 0.5), 1.25) : 9 / 16;
-    return [{ m, x: 0, y: 0, w: width, h: Math.round(width * ratio) }];
-  }
-  const height = Math.round((width * 9) / 16);
-  const half = (width - GRID_GAP) / 2;
-  const halfH = (height - GRID_GAP) / 2;
-  const left = Math.floor(half);
-  const right = width - GRID_GAP - left;
-  const top = Math.floor(halfH);
-  const bottom = height - GRID_GAP - top;
-  if (items.length === 2)
-    return items.map((m, i) => ({ m, x: i ? left + GRID_GAP : 0, y: 0, w: i ? right : left, h: height }));
-  if (items.length === 3) {
-    return [
-      { m: items[0], x: 0, y: 0, w: left, h: height },
-      { m: items[1], x: left + GRID_GAP, y: 0, w: right, h: top },
-      { m: items[2], x: left + GRID_GAP, y: top + GRID_GAP, w: right, h: bottom },
-    ];
-  }
-  return items.map((m, i) => ({
-    m,
-    x: i % 2 ? left + GRID_GAP : 0,
-    y: i >= 2 ? top + GRID_GAP : 0,
-    w: i % 2 ? right : left,
-    h: i >= 2 ? bottom : top,
-  }));
-}
-
 function mediaGrid(ctx: CardContext, media: Media[], outer: number, radius: number): El {
   const inner = gridInner(outer);
-  const layout = mediaLayout(media, inner);
+  const layout = placeMedia(media, inner, ctx.layout.mediaLayout);
   const height = Math.max(...layout.map((l) => l.y + l.h));
   return framed(
     ctx,
@@ -201,21 +167,26 @@ function nameLine(ctx: CardContext, post: Post, size: number, badge: number, max
   );
 }
 
-/** What the header leaves for the name and handle: the card less the avatar, the X logo and their margins. */
-const HEADER_TEXT_WIDTH = INNER - 48 - 10 - 10 - 24;
-
 function header(ctx: CardContext, post: Post): El {
   const square = post.author.avatarShape === 'square';
+  const mark = logoMark(ctx);
+  // What is left for the name and handle: the card less the avatar, the mark and their margins.
+  const textWidth = ctx.layout.inner - 48 - 10 - (mark ? 10 + 24 : 0);
   return box(
-    { width: INNER, alignItems: 'center' },
+    { width: ctx.layout.inner, alignItems: 'center' },
     avatar(ctx, post.author.avatarUrl, 48, square ? 6 : 24),
     box(
-      { flexDirection: 'column', marginLeft: 10, marginRight: 10, flexGrow: 1, flexShrink: 1, minWidth: 0 },
-      nameLine(ctx, post, 15, 18, HEADER_TEXT_WIDTH),
+      { flexDirection: 'column', marginLeft: 10, marginRight: mark ? 10 : 0, flexGrow: 1, flexShrink: 1, minWidth: 0 },
+      nameLine(ctx, post, 15, 18, textWidth),
       singleLine({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, `@${post.author.handle}`),
     ),
-    img(xLogo(ctx.theme.text), 24, 24),
+    mark,
   );
+}
+
+function logoMark(ctx: CardContext): El | null {
+  if (ctx.options.logo === 'none') return null;
+  return ctx.options.logo === 'bluebird' ? img(birdLogo(), 24, 24) : img(xLogo(ctx.theme.text), 24, 24);
 }
 
 function replyLine(ctx: CardContext, handle: string, width: number): El {
@@ -233,20 +204,20 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
     const winner = c.votes !== undefined && c.votes === max && max > 0;
     const weight = winner ? 700 : 400;
     return box(
-      { position: 'relative', width: INNER, height: 32, marginTop: 8, alignItems: 'center' },
+      { position: 'relative', width: ctx.layout.inner, height: 32, marginTop: 8, alignItems: 'center' },
       box({
         position: 'absolute',
         left: 0,
         top: 0,
         height: 32,
-        width: Math.max(6, Math.round((INNER * pct) / 100)),
+        width: Math.max(6, Math.round((ctx.layout.inner * pct) / 100)),
         borderRadius: 4,
         backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar,
       }),
       singleLine(
         { position: 'absolute', left: 10, right: 64, top: 6, fontSize: 15, lineHeight: '20px', fontWeight: weight },
         c.label,
-        INNER - 10 - 64,
+        ctx.layout.inner - 10 - 64,
       ),
       box(
         {
@@ -265,16 +236,16 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
   });
   const summary = `${integerFormat.format(total)} ${total === 1 ? 'vote' : 'votes'}${poll.final ? ' · Final results' : ''}`;
   return box(
-    { flexDirection: 'column', width: INNER, marginTop: 4 },
+    { flexDirection: 'column', width: ctx.layout.inner, marginTop: 4 },
     ...rows,
     box({ marginTop: 8, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary),
   );
 }
 
 function linkCard(ctx: CardContext, card: LinkCard): El {
-  const showImage = Boolean(card.image && ctx.assets.get(card.image.url));
+  const showImage = ctx.layout.showMedia && Boolean(card.image && ctx.assets.get(card.image.url));
   // The text column: the frame less its border, the side image when there is one, and padding.
-  const linesWidth = INNER - 2 * BORDER - (showImage && !card.large ? 130 : 0) - 24;
+  const linesWidth = ctx.layout.inner - 2 * BORDER - (showImage && !card.large ? THUMBNAIL : 0) - 24;
   const line = (color: string, text: string) =>
     singleLine({ fontSize: 15, lineHeight: '20px', color, width: '100%' }, text, linesWidth);
   const lines = box(
@@ -296,22 +267,22 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
       : null,
   );
   if (card.large) {
-    const h = Math.round(gridInner(INNER) / 1.91);
+    const h = Math.round(gridInner(ctx.layout.inner) / 1.91);
     return framed(
       ctx,
-      { width: INNER, marginTop: 12 },
+      { width: ctx.layout.inner, marginTop: 12 },
       16,
       { flexDirection: 'column' },
-      showImage ? image(ctx, card.image!.url, gridInner(INNER), h) : null,
+      showImage ? image(ctx, card.image!.url, gridInner(ctx.layout.inner), h) : null,
       lines,
     );
   }
   return framed(
     ctx,
-    { width: INNER, marginTop: 12 },
+    { width: ctx.layout.inner, marginTop: 12 },
     16,
     {},
-    showImage ? image(ctx, card.image!.url, 130, 130) : null,
+    showImage ? image(ctx, card.image!.url, THUMBNAIL, THUMBNAIL) : null,
     lines,
   );
 }
@@ -321,11 +292,11 @@ function quoteCard(ctx: CardContext, q: Post): El {
   const v = q.author.verification;
   return framed(
     ctx,
-    { width: INNER, marginTop: 12 },
+    { width: ctx.layout.inner, marginTop: 12 },
     16,
     { flexDirection: 'column', padding: QUOTE_PAD },
     box(
-      { alignItems: 'center', width: QUOTE_INNER, fontSize: 15, lineHeight: '20px' },
+      { alignItems: 'center', width: ctx.layout.quoteInner, fontSize: 15, lineHeight: '20px' },
       avatar(ctx, q.author.avatarUrl, 20, square ? 4 : 10),
       singleLine({ marginLeft: 6, fontWeight: 700, color: ctx.theme.text, flexShrink: 1 }, q.author.name),
       v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2 }) : null,
@@ -334,12 +305,12 @@ function quoteCard(ctx: CardContext, q: Post): El {
         `@${q.author.handle} · ${shortDate(q.createdAt)}`,
       ),
     ),
-    q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo.handle, QUOTE_INNER)) : null,
+    q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo.handle, ctx.layout.quoteInner)) : null,
     q.text
       ? box(
           { marginTop: 4 },
           renderText(q, {
-            width: QUOTE_INNER,
+            width: ctx.layout.quoteInner,
             fontSize: 15,
             lineHeight: 20,
             color: ctx.theme.text,
@@ -347,7 +318,7 @@ function quoteCard(ctx: CardContext, q: Post): El {
           }),
         )
       : null,
-    q.media.length ? mediaGrid(ctx, q.media, QUOTE_INNER, 12) : null,
+    q.media.length && ctx.layout.showMedia ? mediaGrid(ctx, q.media, ctx.layout.quoteInner, 12) : null,
   );
 }
 
@@ -360,13 +331,14 @@ const COUNTERS: Array<[keyof Counts, string]> = [
 ];
 
 function countsRow(ctx: CardContext, counts: Counts): El | null {
-  const known = COUNTERS.filter(([k]) => counts[k] !== undefined);
+  if (!ctx.options.showStats) return null;
+  const known = COUNTERS.filter(([k]) => counts[k] !== undefined && (k !== 'views' || ctx.options.showViews));
   if (known.length === 0) return null;
   return box(
-    { flexDirection: 'column', width: INNER },
-    box({ width: INNER, height: BORDER, marginTop: 12, backgroundColor: ctx.theme.border }),
+    { flexDirection: 'column', width: ctx.layout.inner },
+    box({ width: ctx.layout.inner, height: BORDER, marginTop: 12, backgroundColor: ctx.theme.border }),
     box(
-      { width: INNER, height: 32, marginTop: 12, alignItems: 'center', columnGap: 22 },
+      { width: ctx.layout.inner, height: 32, marginTop: 12, alignItems: 'center', columnGap: 22 },
       ...known.map(([k, icon]) =>
         box(
           { alignItems: 'center', color: ctx.theme.secondary, fontSize: 14, lineHeight: '20px', height: 20 },
@@ -385,7 +357,7 @@ export function cardText(post: Post): string {
     post.author.handle,
     post.text,
     formatDate(post.createdAt),
-    'Replying to GIF votes Final results 0123456789.%·:KM',
+    'Replying to GIF votes Final results Show more 0123456789.%·:+-KM UTC',
   ];
   if (post.quoted) parts.push(post.quoted.author.name, post.quoted.text, post.quoted.author.handle);
   if (post.poll) parts.push(...post.poll.choices.map((c) => c.label));
@@ -393,27 +365,45 @@ export function cardText(post: Post): string {
   return parts.join('\n');
 }
 
-/** Image URLs the card draws, with the box in CSS pixels each is drawn in. */
-export function cardImages(post: Post): Array<{ url: string; width: number; height: number }> {
+/** Image URLs the card draws with this layout, with the box in CSS pixels each is drawn in. */
+export function cardImages(post: Post, layout: CardLayout): Array<{ url: string; width: number; height: number }> {
   const out: Array<{ url: string; width: number; height: number }> = [];
   const grid = (p: Post, width: number) => {
-    for (const l of mediaLayout(p.media, width)) out.push({ url: mediaSource(l.m), width: l.w, height: l.h });
+    for (const l of placeMedia(p.media, width, layout.mediaLayout))
+      out.push({ url: mediaSource(l.m), width: l.w, height: l.h });
   };
   if (post.author.avatarUrl) out.push({ url: post.author.avatarUrl, width: 48, height: 48 });
-  grid(post, gridInner(INNER));
+  const q = post.quoted;
+  if (q?.author.avatarUrl) out.push({ url: q.author.avatarUrl, width: 20, height: 20 });
+  if (!layout.showMedia) return out;
+  grid(post, gridInner(layout.inner));
   if (post.card?.image) {
+    const wide = gridInner(layout.inner);
     out.push(
       post.card.large
-        ? { url: post.card.image.url, width: gridInner(INNER), height: Math.round(gridInner(INNER) / 1.91) }
-        : { url: post.card.image.url, width: 130, height: 130 },
+        ? { url: post.card.image.url, width: wide, height: Math.round(wide / 1.91) }
+        : { url: post.card.image.url, width: THUMBNAIL, height: THUMBNAIL },
     );
   }
-  const q = post.quoted;
-  if (q) {
-    if (q.author.avatarUrl) out.push({ url: q.author.avatarUrl, width: 20, height: 20 });
-    grid(q, gridInner(QUOTE_INNER));
-  }
+  if (q) grid(q, gridInner(layout.quoteInner));
   return out;
+}
+
+function postText(ctx: CardContext, post: Post): El | null {
+  if (!post.text) return null;
+  const t = ctx.theme;
+  const shown = ctx.options.showFullText ? null : cutText(post);
+  return box(
+    { marginTop: 12, flexDirection: 'column' },
+    renderText(shown ? { ...post, ...shown } : post, {
+      width: ctx.layout.inner,
+      fontSize: 20,
+      lineHeight: 26,
+      color: t.text,
+      linkColor: t.link,
+    }),
+    shown ? box({ fontSize: 20, lineHeight: '26px', color: t.link }, 'Show more') : null,
+  );
 }
 
 export function buildCard(post: Post, ctx: CardContext): El {
@@ -421,27 +411,27 @@ export function buildCard(post: Post, ctx: CardContext): El {
   return framed(
     ctx,
     {
-      width: CARD_WIDTH,
+      width: ctx.layout.width,
       fontFamily: ctx.fontFamily,
       color: t.text,
       // Explicit: "normal" line height differs from engine to engine.
       lineHeight: 1.35,
     },
-    CARD_RADIUS,
+    ctx.layout.radius,
     { flexDirection: 'column', padding: PAD },
     header(ctx, post),
-    post.replyTo ? box({ marginTop: 12 }, replyLine(ctx, post.replyTo.handle, INNER)) : null,
-    post.text
-      ? box(
-          { marginTop: 12 },
-          renderText(post, { width: INNER, fontSize: 20, lineHeight: 26, color: t.text, linkColor: t.link }),
-        )
-      : null,
+    post.replyTo ? box({ marginTop: 12 }, replyLine(ctx, post.replyTo.handle, ctx.layout.inner)) : null,
+    postText(ctx, post),
     post.poll ? pollBlock(ctx, post.poll) : null,
-    post.media.length ? mediaGrid(ctx, post.media, INNER, 16) : null,
+    post.media.length && ctx.layout.showMedia ? mediaGrid(ctx, post.media, ctx.layout.inner, 16) : null,
     post.card ? linkCard(ctx, post.card) : null,
     post.quoted ? quoteCard(ctx, post.quoted) : null,
-    box({ marginTop: 12, fontSize: 15, color: t.secondary, lineHeight: '20px' }, formatDate(post.createdAt)),
+    ctx.options.showTimestamp
+      ? box(
+          { marginTop: 12, fontSize: 15, color: t.secondary, lineHeight: '20px' },
+          formatDate(post.createdAt, ctx.options.timeZoneOffset),
+        )
+      : null,
     countsRow(ctx, post.counts),
   );
 }

@@ -159,14 +159,14 @@ const MAX_PIXELS = 60_000_000;
 type RasterFormat = 'raw' | 'png' | 'jpeg' | 'webp';
 
 /** Renders at `scale`, or at the largest scale under MAX_PIXELS for a card too tall for it. */
-async function renderScaled(renderer: Renderer, card: EngineCard, scale: number, format: RasterFormat) {
+async function renderScaled(renderer: Renderer, card: EngineCard, scale: number, format: RasterFormat, quality = 90) {
   const { node, images } = await prepare(renderer, card);
   const draw = (at: number) =>
     renderer.render(node, {
       width: Math.round(card.width * at),
       devicePixelRatio: at,
       format,
-      ...(format === 'jpeg' || format === 'webp' ? { quality: 90 } : {}),
+      ...(format === 'jpeg' || format === 'webp' ? { quality } : {}),
       images,
       css: [BASE_CSS],
     });
@@ -188,14 +188,27 @@ export async function rasterize(card: EngineCard, scale: number): Promise<Raster
   return { rgba, width, height: rgba.length / (width * 4) };
 }
 
+/** The card's laid-out size in CSS px, without drawing it. */
+export async function measureCard(card: EngineCard): Promise<{ width: number; height: number }> {
+  const renderer = await engineWith(card.faces);
+  const { node, images } = await prepare(renderer, card);
+  const measured = await renderer.measure(node, { width: card.width, images, css: [BASE_CSS] });
+  return { width: measured.width, height: measured.height };
+}
+
 /**
- * The same raster encoded by the engine: JPEG and WebP (quality 90). Its PNG encoder is slower
+ * The same raster encoded by the engine: JPEG and WebP (quality 90 unless given). Its PNG encoder is slower
  * than ours on photo cards (png.ts), so PNG is served from rasterize(). JPEG has no alpha: what
  * is transparent (the card's outer corners) comes out black unless the tree paints it.
  */
-export async function encodeRaster(card: EngineCard, scale: number, format: 'png' | 'jpeg' | 'webp'): Promise<Buffer> {
+export async function encodeRaster(
+  card: EngineCard,
+  scale: number,
+  format: 'png' | 'jpeg' | 'webp',
+  quality = 90,
+): Promise<Buffer> {
   const renderer = await engineWith(card.faces);
-  return (await renderScaled(renderer, card, scale, format)).bytes;
+  return (await renderScaled(renderer, card, scale, format, quality)).bytes;
 }
 
 /** The card as a vector SVG document. */

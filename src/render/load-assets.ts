@@ -2,6 +2,7 @@ import type { Post } from '../sources/post.ts';
 import { sizedMediaUrl, type MediaFetcher } from '../sources/media.ts';
 import type { Assets, PreparedImage } from './assets.ts';
 import { cardImages } from './card.ts';
+import { DEFAULT_LAYOUT, type CardLayout } from './layout.ts';
 import { ImagePrep } from './image-prep.ts';
 
 const sharedPrep = new ImagePrep();
@@ -18,9 +19,10 @@ export async function prepareAssets(
   scale: number,
   source: ImageSource,
   prep: ImagePrep = sharedPrep,
+  layout: CardLayout = DEFAULT_LAYOUT,
 ): Promise<Assets> {
   const boxes = new Map<string, { width: number; height: number }>();
-  for (const { url, width, height } of cardImages(post)) {
+  for (const { url, width, height } of cardImages(post, layout)) {
     const b = boxes.get(url);
     boxes.set(url, { width: Math.max(width, b?.width ?? 0), height: Math.max(height, b?.height ?? 0) });
   }
@@ -36,17 +38,19 @@ export async function prepareAssets(
   return assets;
 }
 
-/** The card's images fetched through the media cache, each at the width it is drawn. */
+/** The card's images fetched through the media cache, each at the width it is drawn in `layout`. */
 export function loadAssets(
   post: Post,
   media: MediaFetcher,
   scale: number,
   prep: ImagePrep = sharedPrep,
+  layout: CardLayout = DEFAULT_LAYOUT,
 ): Promise<Assets> {
   return prepareAssets(
     post,
     scale,
     async (url, width) => (await media.fetch(sizedMediaUrl(url, width)))?.bytes ?? null,
     prep,
+    layout,
   );
 }

@@ -3,7 +3,11 @@ import type { MediaFetcher } from '../sources/media.ts';
 import type { Post } from '../sources/post.ts';
 import { ByteLru } from '../util/byte-lru.ts';
 import { DEFAULT_RENDER_LIMITS, RenderPool } from './pool.ts';
+import type { PreparedImage } from './assets.ts';
+import { BackgroundImages } from './background-image.ts';
+import { layoutCard } from './layout.ts';
 import { loadAssets } from './load-assets.ts';
+import { defaultOptions, optionsKey } from './options.ts';
 import type { RenderFormat, RenderOptions, Rendered } from './renderer.ts';
 import { loadWarmUpCards } from './warm-up.ts';
 
@@ -15,6 +19,8 @@ export interface RendererOptions {
   memoryMb?: number;
   /** Bytes of rendered output kept for repeated requests. */
   cacheBytes: number;
+  /** Fetch limits for backgroundImage (public https hosts); the media fetcher's when absent. */
+  backgroundImages?: { timeoutMs: number; maxBytes: number; mediaUrl?: string };
 }
 
 /**
@@ -30,10 +36,13 @@ export class Renderer {
   /** 'warming' while warmUp() runs: readiness reports it, so traffic goes to warm processes first. */
   state: 'cold' | 'warming' | 'warm' = 'cold';
 
+  private readonly backgrounds: BackgroundImages;
+
   constructor(
     private readonly media: MediaFetcher,
     private readonly options: RendererOptions,
   ) {
+    this.backgrounds = new BackgroundImages(options.backgroundImages ?? { timeoutMs: 10_000, maxBytes: 8 << 20 });
     this.pool =
       options.workers > 0
         ? new RenderPool(options.workers, options.timeoutMs, undefined, {
@@ -55,9 +64,10 @@ export class Renderer {
   /** The output-cache key of a post and options, or null when the cache is off. */
   private keyOf(post: Post, options: RenderOptions, scale: number): string | null {
     if (this.options.cacheBytes <= 0) return null;
-    const variant = `|${options.format}|${options.theme}|${scale}`;
+    const variant = optionsKey({ ...options, scale });
     let byVariant = this.keys.get(post);
-    if (!byVariant) this.keys.set(post, (byVariant = new Map()));
+    // Options vary freely (widths, colours): a post keeps the keys of its last few variants only.
+    if (!byVariant || byVariant.size >= 32) this.keys.set(post, (byVariant = new Map()));
     let key = byVariant.get(variant);
     if (key === undefined)
       byVariant.set(
@@ -79,13 +89,27 @@ export class Renderer {
     return hit;
   }
 
+  /**
+   * Fetches and prepares a backgroundImage ahead of a render (kept for it); throws OptionError
+   * naming the parameter when the image cannot be had, so a caller can refuse before charging.
+   */
+  async loadBackground(url: string): Promise<void> {
+    await this.backgrounds.load(url);
+  }
+
   async render(post: Post, options: RenderOptions): Promise<Rendered> {
     const scale = options.scale ?? 2;
     const key = this.keyOf(post, options, scale);
     const hit = this.lookUp(key);
     if (hit) return hit;
-    const assets = await loadAssets(post, this.media, scale);
     const job = { ...options, scale };
+    // A background that cannot be had refuses the request (OptionError) before anything is drawn.
+    const background = options.backgroundImage ? await this.backgrounds.load(options.backgroundImage) : null;
+    const layout = layoutCard({ ...defaultOptions(), ...options });
+    const loaded = await loadAssets(post, this.media, scale, undefined, layout);
+    const assets = background
+      ? new Map<string, PreparedImage | null>([...loaded, [options.backgroundImage!, background]])
+      : loaded;
     // Without render processes (CLI) the renderer loads here; with them, the drawing stays out of
     // this process altogether.
     const out = this.pool

@@ -1,21 +1,26 @@
 import type { Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
-import { buildCard, cardText, CARD_WIDTH } from './card.ts';
+import { canvasTree, planCanvas } from './canvas.ts';
+import { buildCard, cardText } from './card.ts';
 import { isEmoji } from './emoji.ts';
-import { rasterize, vectorize, type EngineCard } from './engine-takumi.ts';
+import { encodeRaster, measureCard, rasterize, vectorize, type EngineCard } from './engine-takumi.ts';
 import { selectFonts, type FontSelection } from './fonts.ts';
 import { renderHtmlDocument } from './html.ts';
-import { cleanText } from './text.ts';
+import { layoutCard } from './layout.ts';
+import { CONTENT_TYPES, defaultOptions, type RenderFormat, type RenderOptionsFull } from './options.ts';
 import { encodePng } from './png.ts';
+import { cleanText } from './text.ts';
 import { THEMES, type ThemeName } from './theme.ts';
-import type { El } from './tree.ts';
+import { box, type El } from './tree.ts';
 
-export type RenderFormat = 'svg' | 'png' | 'html';
+export type { RenderFormat };
+export { CONTENT_TYPES };
 
-export interface RenderOptions {
+/** The normalized options (options.ts); those left out take their defaults. */
+export interface RenderOptions extends Partial<Omit<RenderOptionsFull, 'format' | 'theme' | 'scale'>> {
   format: RenderFormat;
   theme: ThemeName;
-  /** Device pixels per CSS pixel for PNG (and for choosing image sizes). */
+  /** Device pixels per CSS pixel for rasters (and for choosing image sizes). */
   scale?: number;
 }
 
@@ -23,12 +28,6 @@ export interface Rendered {
   bytes: Buffer;
   contentType: string;
 }
-
-export const CONTENT_TYPES: Record<RenderFormat, string> = {
-  svg: 'image/svg+xml',
-  png: 'image/png',
-  html: 'text/html; charset=utf-8',
-};
 
 export interface CardTree {
   tree: El;
@@ -50,32 +49,63 @@ function reportMissing(post: Post, missing: number[]): void {
   process.emitWarning(`no glyph for ${codePoints.join(' ')} (post ${post.id})`, { code: 'POSTSHOT_NO_GLYPH' });
 }
 
-/** The one card tree every format is made from. */
-export function buildCardTree(post: Post, theme: ThemeName, assets: Assets): CardTree {
+/** The one card tree every format is made from (without the container around it). */
+export function buildCardTree(post: Post, options: ThemeName | Partial<RenderOptionsFull>, assets: Assets): CardTree {
+  const o = { ...defaultOptions(), ...(typeof options === 'string' ? { theme: options } : options) };
   const fonts = selectFonts(cleanText(cardText(post)), post.lang, isPicture);
   if (fonts.missing.length) reportMissing(post, fonts.missing);
   const tree = buildCard(post, {
-    theme: THEMES[theme],
+    theme: THEMES[o.theme],
+    layout: layoutCard(o),
+    options: o,
     assets,
     fontFamily: fonts.families.map((f) => `"${f}"`).join(', '),
   });
   return { tree, fonts };
 }
 
-function engineCard({ tree, fonts }: CardTree): EngineCard {
-  return { tree, faces: fonts.faces, width: CARD_WIDTH };
+/**
+ * The card on its container when the options ask for one: one tree, so the engine draws both in
+ * one pass. The card's height is measured only when the canvas size does not follow from it
+ * (aspectRatio, height), to know whether the card must be scaled down.
+ */
+async function drawnTree(card: CardTree, o: RenderOptionsFull, assets: Assets): Promise<EngineCard> {
+  const bare: EngineCard = { tree: card.tree, faces: card.fonts.faces, width: o.width };
+  const fixed = o.aspectRatio !== 'auto' || o.height !== 'auto';
+  const plan = planCanvas(o, o.width, fixed ? (await measureCard(bare)).height : null);
+  if (!plan) return bare;
+  const background = o.backgroundImage ? (assets.get(o.backgroundImage) ?? undefined) : undefined;
+  return { ...bare, tree: withFontOf(card.tree, canvasTree(plan, background, card.tree)), width: plan.width };
+}
+
+/** A box around the card carries the card's font family: the engine fits lines in the root's font. */
+function withFontOf(card: El, outer: El): El {
+  outer.props.style = { ...outer.props.style, fontFamily: card.props.style?.fontFamily ?? '' };
+  return outer;
+}
+
+/** JPEG has no alpha: what is transparent is laid on the theme's background instead of black. */
+function flattened(card: EngineCard, theme: ThemeName): EngineCard {
+  const tree = box({ width: card.width, backgroundColor: THEMES[theme].background }, card.tree);
+  return { ...card, tree: withFontOf(card.tree, tree) };
 }
 
 /** Renders a post in one format. Pure given the assets: no network here. */
 export async function renderCard(post: Post, assets: Assets, options: RenderOptions): Promise<Rendered> {
-  const card = buildCardTree(post, options.theme, assets);
-  if (options.format === 'html') {
-    const html = renderHtmlDocument(card.tree, card.fonts.faces, `Post by @${post.author.handle}`);
+  const o: RenderOptionsFull = { ...defaultOptions(), ...options };
+  const card = buildCardTree(post, o, assets);
+  const drawn = await drawnTree(card, o, assets);
+  if (o.format === 'html') {
+    const html = renderHtmlDocument(drawn.tree, card.fonts.faces, `Post by @${post.author.handle}`);
     return { bytes: Buffer.from(html), contentType: CONTENT_TYPES.html };
   }
-  if (options.format === 'svg') {
-    return { bytes: Buffer.from(await vectorize(engineCard(card))), contentType: CONTENT_TYPES.svg };
+  if (o.format === 'svg') {
+    return { bytes: Buffer.from(await vectorize(drawn)), contentType: CONTENT_TYPES.svg };
   }
-  const { rgba, width, height } = await rasterize(engineCard(card), options.scale ?? 2);
-  return { bytes: await encodePng(rgba, width, height), contentType: CONTENT_TYPES.png };
+  if (o.format === 'png') {
+    const { rgba, width, height } = await rasterize(drawn, o.scale);
+    return { bytes: await encodePng(rgba, width, height), contentType: CONTENT_TYPES.png };
+  }
+  const source = o.format === 'jpeg' ? flattened(drawn, o.theme) : drawn;
+  return { bytes: await encodeRaster(source, o.scale, o.format, o.quality), contentType: CONTENT_TYPES[o.format] };
 }

@@ -1,4 +1,6 @@
-export type ThemeName = 'light' | 'dark';
+import type { ThemeName } from './options.ts';
+
+export type { ThemeName };
 
 export interface Theme {
   background: string;
@@ -25,7 +27,20 @@ export const THEMES: Readonly<Record<ThemeName, Theme>> = Object.freeze({
     pollBarWinner: '#8ecdf8',
     placeholder: '#e7ecf0',
   },
+  // X's current dark theme: black.
   dark: {
+    background: '#000000',
+    border: '#2f3336',
+    text: '#e7e9ea',
+    secondary: '#71767b',
+    link: '#1d9bf0',
+    subtle: '#16181c',
+    pollBar: '#333639',
+    pollBarWinner: '#1a5d8a',
+    placeholder: '#202327',
+  },
+  // X's dim theme (dark blue): the palette "dark" had before X went black.
+  dim: {
     background: '#15202b',
     border: '#425364',
     text: '#f7f9f9',

@@ -53,6 +53,6 @@ export function span(style: Style, ...children: Children): El {
   return { type: 'span', props: { style, children: present(children) } };
 }
 
-export function img(image: ImageBytes, width: number, height: number, style: Style = {}): El {
+export function img(image: ImageBytes, width: number | string, height: number | string, style: Style = {}): El {
   return { type: 'img', props: { image, style: { width, height, flexShrink: 0, ...style } } };
 }

@@ -1,6 +1,7 @@
 // The MCP endpoint, driven by the official SDK client over Streamable HTTP and over stdio
 // (`postshot mcp`): tools list, each tool runs, credits and refusals are the REST ones.
 import assert from 'node:assert/strict';
+import sharp from 'sharp';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -80,7 +81,16 @@ test('MCP over Streamable HTTP: tools listed with schemas, each tool runs, credi
   }
   const shot = tools.find((x) => x.name === 'screenshot_post')!;
   assert.deepEqual(shot.inputSchema.required, ['tweetId']);
-  assert.deepEqual((shot.inputSchema.properties!.format as { enum: string[] }).enum, ['svg', 'png', 'html']);
+  assert.deepEqual((shot.inputSchema.properties!.format as { enum: string[] }).enum, [
+    'svg',
+    'png',
+    'html',
+    'jpeg',
+    'webp',
+  ]);
+  // Every render option of the one options schema is a tool argument.
+  for (const name of ['aspectRatio', 'width', 'containerBackground', 'showStats', 'timeZoneOffset', 'quality'])
+    assert.ok(shot.inputSchema.properties![name], `screenshot_post takes ${name}`);
 
   // The same operation over REST and over MCP: same text, one credit each.
   const start = await remaining(h, apiKey);
@@ -126,6 +136,19 @@ test('MCP over Streamable HTTP: tools listed with schemas, each tool runs, credi
   assert.match(text(svg), /^<svg /);
   const html = await call(client, 'screenshot_post', { tweetId: TEXT_POST, format: 'html' });
   assert.match(text(html), /^<!DOCTYPE html>/i);
+  // Render options pass as typed arguments: a 4:5 WebP at 400 px without stats.
+  const webp = await call(client, 'screenshot_post', {
+    tweetId: TEXT_POST,
+    format: 'webp',
+    aspectRatio: '4:5',
+    width: 400,
+    showStats: false,
+    scale: 1,
+  });
+  const webpImage = webp.content[0] as { type: string; data: string; mimeType: string };
+  assert.deepEqual([webpImage.type, webpImage.mimeType], ['image', 'image/webp']);
+  const meta = await sharp(Buffer.from(webpImage.data, 'base64')).metadata();
+  assert.deepEqual([meta.width, meta.height], [432, 540]);
 
   const hosted = await call(client, 'screenshot_post', { tweetId: TEXT_POST, format: 'png', returnType: 'url' });
   const stored = hosted.structuredContent as { url: string; format: string; tweetId: string };
@@ -133,14 +156,14 @@ test('MCP over Streamable HTTP: tools listed with schemas, each tool runs, credi
   const served = await h.app.inject({ url: new URL(stored.url).pathname });
   assert.equal(served.headers['content-type'], 'image/png');
 
-  // png(MCP) + png(REST) + svg + html + url: five credits.
-  assert.equal(await remaining(h, apiKey), start - 9);
+  // png(MCP) + png(REST) + svg + html + webp + url: six credits.
+  assert.equal(await remaining(h, apiKey), start - 10);
   const usage = await call(client, 'get_usage');
   assert.deepEqual(
     [(usage.structuredContent as { remaining: number }).remaining, (usage.structuredContent as { plan: string }).plan],
-    [start - 9, 'pro'],
+    [start - 10, 'pro'],
   );
-  assert.equal(await remaining(h, apiKey), start - 9, 'get_usage is free');
+  assert.equal(await remaining(h, apiKey), start - 10, 'get_usage is free');
 });
 
 test('MCP over HTTP: the answer carries the quota and rate-limit headers of the REST request; Bearer keys work', async (t) => {

@@ -136,7 +136,7 @@ test('GET /openapi.json: a valid OpenAPI 3.1 document, version 0.9.1, with one o
   });
   const shot = doc.paths['/api/v1/screenshot/{tweetId}'].get;
   const format = shot.parameters.find((p: Doc) => p.name === 'format');
-  assert.deepEqual([format.schema.enum, format.schema.default], [['svg', 'png', 'html'], 'svg']);
+  assert.deepEqual([format.schema.enum, format.schema.default], [['svg', 'png', 'html', 'jpeg', 'webp'], 'svg']);
   assert.deepEqual(shot.responses['403'].content['application/problem+json'].schema.properties.code.enum, [
     'quota_exceeded',
     'plan_restricted',
@@ -187,7 +187,7 @@ test('real answers match the document: statuses, media types, JSON bodies, probl
   await check('POST', '/api/v1/content/tweets', pro, { tweetIds: Array.from({ length: 101 }, () => TEXT_POST) });
   await check('POST', '/api/v1/content/tweets', pro, { tweetIds: 'nope' });
   await check('POST', '/api/v1/content/tweets', pro, 'tweetIds', 'text/plain');
-  for (const format of ['svg', 'png', 'html'])
+  for (const format of ['svg', 'png', 'html', 'jpeg', 'webp', 'PNG'])
     await check('GET', `/api/v1/screenshot/${TEXT_POST}?format=${format}`, pro);
   const hosted = await check('GET', `/api/v1/screenshot/${TEXT_POST}?returnType=url&format=png`, pro);
   await check('GET', new URL(hosted.json().url).pathname);

@@ -20,13 +20,13 @@ test('screenshot: SVG by default, PNG at 2x, HTML; one credit each; quota header
   assert.match(svg.body, /^<svg [^>]*width="550"/);
   assert.equal(svg.headers['x-quota-remaining'], '299');
 
-  const png = await get('?format=png&theme=dark');
+  const png = await get('?format=png&theme=dim');
   assert.equal(png.statusCode, 200);
   assert.equal(png.headers['content-type'], 'image/png');
   const image = PNG.sync.read(png.rawPayload);
   assert.equal(image.width, 1100, 'PNG is rendered at 2x the 550 px card');
   assert.ok(image.height > 600);
-  // Dark theme: the card background near the top-left corner is X's dark blue.
+  // Dim theme: the card background near the top-left corner is X's dark blue.
   const at = (x: number, y: number) =>
     Array.from(image.data.subarray((y * image.width + x) * 4, (y * image.width + x) * 4 + 3));
   assert.deepEqual(at(200, 10), [0x15, 0x20, 0x2b]);
@@ -46,12 +46,12 @@ test('screenshot: parameters are validated and name the allowed values; refusals
   const { apiKey } = await h.account('pro');
   const get = (q: string) => h.app.inject({ url: `/api/v1/screenshot/${POST}?${q}`, headers: { 'x-api-key': apiKey } });
   const cases: Array<[string, RegExp]> = [
-    ['format=jpg', /format.*svg, png, html/],
-    ['theme=blue', /theme.*light, dark/],
+    ['format=jpg', /format.*svg, png, html, jpeg, webp.*"jpg"/],
+    ['theme=blue', /theme.*light, dark, dim/],
     ['returnType=json', /returnType.*buffer, url/],
     ['format=png&format=svg', /format/],
     ['format=', /format/],
-    ['width=800', /Unknown query parameter "width"/],
+    ['fromat=png', /Unknown query parameter "fromat"/],
   ];
   for (const [q, detail] of cases) {
     const r = await get(q);

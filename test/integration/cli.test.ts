@@ -104,6 +104,43 @@ test('postshot render writes a PNG from the configured sources', async (t) => {
   );
   assert.equal(r.code, 0, r.err);
   assert.ok(fs.readFileSync(file).subarray(1, 4).equals(Buffer.from('PNG')));
+  // The screenshot options as kebab-case flags, read like query values.
+  const framed = path.join(dir, 'framed.png');
+  const withOptions = await cli(
+    { POSTSHOT_DATA_DIR: dir, ...upstream.env },
+    'render',
+    '1900000000000000008',
+    '--width',
+    '400',
+    '--aspect-ratio',
+    '4:5',
+    '--container-background',
+    'linear-gradient(90deg, #f00, #00f)',
+    '--scale',
+    '1',
+    '--show-stats',
+    'no',
+    '-o',
+    framed,
+  );
+  assert.equal(withOptions.code, 0, withOptions.err);
+  const { PNG } = await import('pngjs');
+  const img = PNG.sync.read(fs.readFileSync(framed));
+  assert.deepEqual([img.width, img.height], [432, 540]);
+  const webp = await cli(
+    { POSTSHOT_DATA_DIR: dir, ...upstream.env },
+    'render',
+    '1900000000000000008',
+    '--format',
+    'WEBP',
+    '-o',
+    path.join(dir, 'c.webp'),
+  );
+  assert.equal(webp.code, 0, webp.err);
+  assert.equal(fs.readFileSync(path.join(dir, 'c.webp')).subarray(8, 12).toString(), 'WEBP');
+  const bad = await cli({ POSTSHOT_DATA_DIR: dir, ...upstream.env }, 'render', '1900000000000000008', '--width', '299');
+  assert.equal(bad.code, 1);
+  assert.match(bad.err, /--width must be an integer from 300 to 1000, got "299"/);
   const missing = await cli({ POSTSHOT_DATA_DIR: dir, ...upstream.env }, 'render', '42');
   assert.equal(missing.code, 1);
   assert.match(missing.err, /not found/);

@@ -6,6 +6,7 @@ import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
 import type { Assets } from '../../src/render/assets.ts';
 import { loadAssets } from '../../src/render/load-assets.ts';
+import { parseOptions, type RenderOptionsFull } from '../../src/render/options.ts';
 import { renderCard } from '../../src/render/renderer.ts';
 import { THEMES, type ThemeName } from '../../src/render/theme.ts';
 import type { FixtureServer } from '../../src/sources/fixture-server.ts';
@@ -58,9 +59,17 @@ async function screenshotHtml(html: string) {
   return { png, requests, dialogs, text };
 }
 
-async function assertHtmlMatchesPng(t: TestContext, label: string, post: Post, assets: Assets, theme: ThemeName) {
-  const html = (await renderCard(post, assets, { format: 'html', theme })).bytes.toString();
-  const png = (await renderCard(post, assets, { format: 'png', theme, scale: 2 })).bytes;
+async function assertHtmlMatchesPng(
+  t: TestContext,
+  label: string,
+  post: Post,
+  assets: Assets,
+  theme: ThemeName,
+  options: Partial<RenderOptionsFull> = {},
+  maxDifferent = MAX_DIFFERENT_PIXELS,
+) {
+  const html = (await renderCard(post, assets, { ...options, format: 'html', theme })).bytes.toString();
+  const png = (await renderCard(post, assets, { ...options, format: 'png', theme, scale: 2 })).bytes;
   const shot = await screenshotHtml(html);
   assert.deepEqual(shot.requests, [], 'the page makes no request');
   assert.deepEqual(shot.dialogs, [], 'the page runs no script');
@@ -70,13 +79,13 @@ async function assertHtmlMatchesPng(t: TestContext, label: string, post: Post, a
   assert.equal(b.height, a.height, 'same height');
   const { ratio, diff } = pixelDifference(png, shot.png);
   t.diagnostic(`${(ratio * 100).toFixed(2)}% of pixels differ`);
-  if (ratio > MAX_DIFFERENT_PIXELS) {
+  if (ratio > maxDifferent) {
     fs.mkdirSync(OUTPUT_DIR, { recursive: true });
     fs.writeFileSync(path.join(OUTPUT_DIR, `html-${label}-${theme}.chromium.png`), shot.png);
     fs.writeFileSync(path.join(OUTPUT_DIR, `html-${label}-${theme}.png`), png);
     fs.writeFileSync(path.join(OUTPUT_DIR, `html-${label}-${theme}.diff.png`), PNG.sync.write(diff));
   }
-  assert.ok(ratio <= MAX_DIFFERENT_PIXELS, `${(ratio * 100).toFixed(2)}% of pixels differ (see test/.output)`);
+  assert.ok(ratio <= maxDifferent, `${(ratio * 100).toFixed(2)}% of pixels differ (see test/.output)`);
 }
 
 for (const [id, name] of [
@@ -97,6 +106,33 @@ for (const [id, name] of [
       await assertHtmlMatchesPng(t, name, post, await loadAssets(post, media, 2), theme);
     });
   }
+}
+
+// The container is part of the same tree: gradient, padding, and a card scaled down to fit.
+for (const [id, name, query] of [
+  [
+    '1900000000000000006',
+    'container-gradient-4x5',
+    { aspectRatio: '4:5', containerBackground: 'linear-gradient(135deg, #ff5f6d, #ffc371)' },
+  ],
+  [
+    '1900000000000000013',
+    'container-scaled-16x9',
+    { aspectRatio: '16:9', containerBackground: '#1d9bf0', borderRadius: '0' },
+  ],
+  [
+    '1900000000000000008',
+    'container-width-320',
+    { width: '320', containerBackground: 'rgba(0,0,0,0.5)', containerPadding: '40' },
+  ],
+] as const) {
+  test(`HTML in Chromium matches the PNG: ${name}`, async (t) => {
+    const post = loadPost(SAMPLES_DIR, id);
+    const options = parseOptions(query);
+    // A scaled card's glyphs land off the pixel grid: more of its pixels are antialiased edges.
+    const max = name.includes('scaled') ? 0.025 : MAX_DIFFERENT_PIXELS;
+    await assertHtmlMatchesPng(t, name, post, await loadAssets(post, media, 2), 'light', options, max);
+  });
 }
 
 for (const key of Object.keys(CORPUS)) {

@@ -1,16 +1,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Container } from '../../container.ts';
 import { PLANS } from '../../quota/plans.ts';
-import { CONTENT_TYPES, type RenderFormat, type Rendered } from '../../render/renderer.ts';
-import type { ThemeName } from '../../render/theme.ts';
+import type { Rendered } from '../../render/renderer.ts';
+import { CONTENT_TYPES, OptionError, type RenderOptionsFull } from '../../render/options.ts';
 import type { Post } from '../../sources/post.ts';
 import type { StoredImage } from '../../storage/images/interface.ts';
 import { type MeteredWork, probeMetered, runMetered } from '../metered.ts';
 import { cachedPost, requirePost, requirePostId } from '../post-lookup.ts';
 import { ProblemError } from '../problem.ts';
-import { readEnum, rejectUnknownQuery } from '../query.ts';
 import { inlineFileName, PRIVATE_SHORT_CACHE, setRenderedHeaders, varyOnEncoding } from '../response-headers.ts';
-import { FORMATS, RETURN_TYPES, screenshotSchema, THEMES } from '../schemas/screenshot.ts';
+import { readScreenshotQuery, screenshotSchema } from '../schemas/screenshot.ts';
 import { assertSchemaValid, documented } from '../schemas/validation.ts';
 
 interface Shot {
@@ -34,8 +33,7 @@ function setShotHeaders(reply: FastifyReply, id: string, contentType: string, re
 export function registerScreenshotRoutes(app: FastifyInstance, c: Container): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     let id = '';
-    let format: RenderFormat = 'svg';
-    let theme: ThemeName = 'light';
+    let options = {} as RenderOptionsFull;
     let returnType: 'buffer' | 'url' = 'buffer';
     // A post the cache held whose render it did not: drawn without reading the cache again.
     let post: Post | undefined;
@@ -44,12 +42,10 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
       endpoint: 'screenshot',
       cost: 1,
       validate: (caller) => {
-        rejectUnknownQuery(request.query, ['format', 'theme', 'returnType']);
-        format = readEnum(request.query, 'format', FORMATS, 'svg');
-        theme = readEnum(request.query, 'theme', THEMES, 'light');
-        returnType = readEnum(request.query, 'returnType', RETURN_TYPES, 'buffer');
+        ({ options, returnType } = readScreenshotQuery(request.query));
         id = requirePostId((request.params as { '*'?: string })['*']);
-        assertSchemaValid(request);
+        // The query was read above (case-insensitive values); the schema still checks the path.
+        assertSchemaValid(request, 'querystring');
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
           throw new ProblemError(
             'plan_restricted',
@@ -58,16 +54,24 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         }
       },
       inHand: async () => {
+        // Runs before any credit is reserved: a backgroundImage that cannot be had is refused free.
+        if (options.backgroundImage)
+          await c.renderer.loadBackground(options.backgroundImage).catch((err: unknown) => {
+            throw err instanceof OptionError ? new ProblemError('invalid_parameter', err.message) : err;
+          });
         // A hosted URL means a store write, which can fail: that goes the reserve-then-commit way.
         if (returnType !== 'buffer') return undefined;
         post = await cachedPost(c, id);
-        const rendered = post && c.renderer.cached(post, { format, theme });
+        const rendered = post && c.renderer.cached(post, options);
         return rendered && { rendered };
       },
       work: async () => {
-        const rendered = await c.renderer.render(post ?? (await requirePost(c, id)), { format, theme });
+        const rendered = await c.renderer.render(post ?? (await requirePost(c, id)), options).catch((err: unknown) => {
+          if (err instanceof OptionError) throw new ProblemError('invalid_parameter', err.message);
+          throw err;
+        });
         if (returnType === 'buffer') return { rendered };
-        const stored = await c.images.put(rendered.bytes, format, rendered.contentType);
+        const stored = await c.images.put(rendered.bytes, options.format, rendered.contentType);
         return { rendered, stored };
       },
       probe: async () => {
@@ -76,12 +80,12 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
     };
     if (request.method === 'HEAD') {
       await probeMetered(c, request, reply, shot);
-      setShotHeaders(reply, id, CONTENT_TYPES[format as RenderFormat], returnType);
+      setShotHeaders(reply, id, CONTENT_TYPES[options.format], returnType);
       return reply.send();
     }
     const result = await runMetered<Shot>(c, request, reply, shot);
     setShotHeaders(reply, id, result.rendered.contentType, returnType);
-    if (result.stored) return reply.send({ url: result.stored.url, format, tweetId: id });
+    if (result.stored) return reply.send({ url: result.stored.url, format: options.format, tweetId: id });
     return reply.send(result.rendered.bytes);
   };
   // Without an id (`/api/v1/screenshot/`) the answer is 400 invalid_post_id, not a missing route.

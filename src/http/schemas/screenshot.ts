@@ -1,7 +1,18 @@
-// GET /api/v1/screenshot/{tweetId}. `ScreenshotQuery` is the one description of the screenshot
-// options: the route validates with it, the OpenAPI document and the MCP tool `screenshot_post` read it.
-import Type from 'typebox';
-import { CONTENT_TYPES } from '../../render/renderer.ts';
+// GET /api/v1/screenshot/{tweetId}. `ScreenshotQuery` is the render options schema (options.ts)
+// plus returnType: the route reads its query by it (readScreenshotQuery), the OpenAPI document and
+// the MCP tool `screenshot_post` describe it.
+import Type, { type TSchema } from 'typebox';
+import {
+  CONTENT_TYPES,
+  FORMATS,
+  OPTION_NAMES,
+  OPTIONS_SCHEMA,
+  OptionError,
+  parseOptions,
+  type RenderOptionsFull,
+} from '../../render/options.ts';
+import { ProblemError } from '../problem.ts';
+import { readEnum, rejectUnknownQuery } from '../query.ts';
 import {
   API_KEY_SECURITY,
   problemResponses,
@@ -13,19 +24,15 @@ import {
 } from './common.ts';
 import { TWEET_ID_PARAMS } from './post-id.ts';
 
-export const FORMATS = ['svg', 'png', 'html'] as const;
-export const THEMES = ['light', 'dark'] as const;
+export { FORMATS };
 export const RETURN_TYPES = ['buffer', 'url'] as const;
 
+/** Every render option (optional, with its default) and returnType. */
 export const ScreenshotQuery = Type.Object(
   {
-    format: Type.Optional(
-      stringEnum(FORMATS, {
-        default: 'svg',
-        description: 'Output format: `svg` (vector), `png` (2x raster) or `html` (self-contained page).',
-      }),
+    ...Object.fromEntries(
+      Object.entries(OPTIONS_SCHEMA.properties).map(([name, schema]) => [name, Type.Optional(schema as TSchema)]),
     ),
-    theme: Type.Optional(stringEnum(THEMES, { default: 'light', description: "X's light or dark (black) theme." })),
     returnType: Type.Optional(
       stringEnum(RETURN_TYPES, {
         default: 'buffer',
@@ -36,6 +43,25 @@ export const ScreenshotQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const QUERY_NAMES = [...OPTION_NAMES, 'returnType'];
+
+/**
+ * The query as normalized render options. Values are case-insensitive and booleans take
+ * true/false/1/0/yes/no, so this replaces the schema check for the query (which compares raw
+ * values); a refusal is a 400 invalid_parameter naming the parameter, the value and what is allowed.
+ */
+export function readScreenshotQuery(query: unknown): { options: RenderOptionsFull; returnType: 'buffer' | 'url' } {
+  rejectUnknownQuery(query, QUERY_NAMES);
+  const q = (query ?? {}) as Record<string, unknown>;
+  const rt = typeof q.returnType === 'string' ? q.returnType.trim().toLowerCase() : q.returnType;
+  try {
+    return { options: parseOptions(q), returnType: readEnum({ returnType: rt }, 'returnType', RETURN_TYPES, 'buffer') };
+  } catch (err) {
+    if (err instanceof OptionError) throw new ProblemError('invalid_parameter', err.message);
+    throw err;
+  }
+}
 
 export const ScreenshotUrlResult = Type.Object({
   url: Type.String({ format: 'uri', description: 'Address of the hosted image.' }),
@@ -59,7 +85,7 @@ export const screenshotSchema = {
   tags: ['Screenshots'],
   summary: 'Screenshot of a post',
   description:
-    'Renders a public post as SVG, PNG or HTML. Costs 1 credit; failed requests cost nothing. ' +
+    'Renders a public post as SVG, PNG, JPEG, WebP or HTML, with the options below. Costs 1 credit; failed requests cost nothing. ' +
     'With `returnType=url` the image is stored and the body is JSON with its address.',
   security: API_KEY_SECURITY,
   params: TWEET_ID_PARAMS,

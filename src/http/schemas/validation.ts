@@ -36,11 +36,12 @@ export function documented(schema: FastifySchema) {
  * Throws the problem for a request its route schema refused. Call it where the route validates,
  * after its own checks, so their more precise messages come first.
  */
-export function assertSchemaValid(request: FastifyRequest): void {
+export function assertSchemaValid(request: FastifyRequest, readByRoute?: 'querystring'): void {
   const failure = request.validationError as
     | (Error & { validation?: SchemaIssue[]; validationContext?: string })
     | undefined;
-  if (!failure) return;
+  // A part the route reads by the same schema itself (normalizing values first) is not re-judged here.
+  if (!failure || failure.validationContext === readByRoute) return;
   const issue = failure.validation?.[0];
   const path = issue?.instancePath.split('/').filter(Boolean) ?? [];
   const why = issue?.message ?? 'is not valid';

@@ -1,3 +1,4 @@
+import type { RenderFormat } from '../../render/options.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -12,7 +13,7 @@ export class DiskImageStore implements ImageStore {
     private readonly publicUrl: string,
   ) {}
 
-  async put(bytes: Buffer, ext: 'png' | 'svg' | 'html'): Promise<StoredImage> {
+  async put(bytes: Buffer, ext: RenderFormat): Promise<StoredImage> {
     const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
     const file = path.join(this.dir, key);
     try {

@@ -1,3 +1,5 @@
+import { CONTENT_TYPES, FORMATS, type RenderFormat } from '../../render/options.ts';
+
 export interface StoredImage {
   /** `<sha256>.<ext>` */
   key: string;
@@ -13,16 +15,13 @@ export interface FoundImage {
 /** Rendered outputs kept under their content hash, for returnType=url. */
 export interface ImageStore {
   readonly kind: 'disk' | 's3';
-  put(bytes: Buffer, ext: 'png' | 'svg' | 'html', contentType: string): Promise<StoredImage>;
+  put(bytes: Buffer, ext: RenderFormat, contentType: string): Promise<StoredImage>;
   /** Bytes for serving through the service, and when they were stored; null when absent. */
   get(key: string): Promise<FoundImage | null>;
   ping(): Promise<void>;
 }
 
-export const IMAGE_KEY = /^[0-9a-f]{64}\.(png|svg|html)$/;
+/** `<sha256>.<format>` for every output format of the options schema. */
+export const IMAGE_KEY = new RegExp(`^[0-9a-f]{64}\\.(${FORMATS.join('|')})$`);
 
-export const IMAGE_TYPES: Record<string, string> = {
-  png: 'image/png',
-  svg: 'image/svg+xml',
-  html: 'text/html; charset=utf-8',
-};
+export const IMAGE_TYPES: Readonly<Record<string, string>> = CONTENT_TYPES;

@@ -1,3 +1,4 @@
+import type { RenderFormat } from '../../render/options.ts';
 import { createHash } from 'node:crypto';
 import { GetObjectCommand, HeadBucketCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import type { ImageStoreConfig } from '../../config.ts';
@@ -31,7 +32,7 @@ export class S3ImageStore implements ImageStore {
     return this.config.prefix ? `${this.config.prefix}/${key}` : key;
   }
 
-  async put(bytes: Buffer, ext: 'png' | 'svg' | 'html', contentType: string): Promise<StoredImage> {
+  async put(bytes: Buffer, ext: RenderFormat, contentType: string): Promise<StoredImage> {
     const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
     try {
       await this.client.send(

@@ -1,0 +1,28 @@
+// showFullText=false: a long post is cut where X cuts it in the timeline, before "Show more".
+import type { Post } from '../sources/post.ts';
+
+/** X shows this many characters of a long post before "Show more". */
+export const VISIBLE_LENGTH = 280;
+
+/**
+ * The post's text cut at X's visible length (at a word boundary when one is near) with an
+ * ellipsis, entities past the cut dropped; null when the whole text is visible anyway.
+ */
+export function cutText(post: Pick<Post, 'text' | 'entities'>): Pick<Post, 'text' | 'entities'> | null {
+  const cps = Array.from(post.text);
+  if (cps.length <= VISIBLE_LENGTH) return null;
+  let end = VISIBLE_LENGTH;
+  const space = cps
+    .slice(0, end)
+    .join('')
+    .search(/\s\S*$/);
+  // Back up to the last space unless that would drop a long stretch (scripts without spaces).
+  if (space > 0) {
+    const at = Array.from(cps.join('').slice(0, space)).length;
+    if (at > VISIBLE_LENGTH - 40) end = at;
+  }
+  // An entity the cut falls inside is cut before it, so no link shows half its text.
+  for (const e of post.entities) if (e.start < end && e.end > end) end = e.start;
+  const text = `${cps.slice(0, end).join('').trimEnd()}…`;
+  return { text, entities: post.entities.filter((e) => e.end <= end) };
+}

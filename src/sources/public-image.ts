@@ -1,0 +1,82 @@
+// backgroundImage: an image from any public https host, chosen by the caller.
+//
+// Threat model: the URL is attacker-chosen, so this is the media fetcher's SSRF guard widened
+// from X's CDN to any host and nothing else: https only, no credentials, port 443; a host that
+// is an IP literal must be public, and a name is checked after DNS resolution (guardedLookup:
+// rebinding and names pointing inside are refused); redirects pass the same checks, at most 3;
+// the body is capped in bytes, must declare JPEG, PNG or WebP and decode within a pixel cap;
+// the whole fetch is timed. A refusal is a value naming the reason, never an exception.
+import net from 'node:net';
+import sharp from '../render/sharp-setup.ts';
+import { HttpError, httpGet } from '../net/http-client.ts';
+import { guardedLookup, isPublicAddress } from './media.ts';
+
+const TYPES = /^image\/(jpeg|png|webp)\b/i;
+const MAX_REDIRECTS = 3;
+const MAX_PIXELS = 40_000_000;
+
+export type PublicImage = { ok: true; bytes: Buffer } | { ok: false; reason: string };
+
+export interface PublicImageOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  /** Tests, demo, bench: fetch `<mediaUrl>/<host><path>` instead, after the same URL checks. */
+  mediaUrl?: string;
+}
+
+/** The URL rules, apart from fetching. */
+export function checkPublicImageUrl(raw: string): { ok: true; url: URL } | { ok: false; reason: string } {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return { ok: false, reason: 'is not a URL' };
+  }
+  if (url.protocol !== 'https:') return { ok: false, reason: 'must be an https:// URL' };
+  if (url.username || url.password) return { ok: false, reason: 'may not carry credentials' };
+  if (url.port && url.port !== '443') return { ok: false, reason: 'must use the standard https port' };
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (net.isIP(host) ? !isPublicAddress(host) : host === 'localhost' || host.endsWith('.localhost'))
+    return { ok: false, reason: 'must point at a public host' };
+  return { ok: true, url };
+}
+
+export async function fetchPublicImage(raw: string, options: PublicImageOptions, hops = 0): Promise<PublicImage> {
+  const check = checkPublicImageUrl(raw);
+  if (!check.ok) return check;
+  const target = options.mediaUrl
+    ? new URL(`${options.mediaUrl}/${check.url.hostname}${check.url.pathname}${check.url.search}`)
+    : check.url;
+  try {
+    const res = await httpGet(target, {
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes,
+      lookup: options.mediaUrl ? undefined : guardedLookup,
+      headers: { accept: 'image/webp,image/png,image/jpeg' },
+    });
+    if (res.status >= 300 && res.status < 400 && typeof res.headers.location === 'string') {
+      if (hops >= MAX_REDIRECTS) return { ok: false, reason: 'redirects too many times' };
+      return fetchPublicImage(new URL(res.headers.location, check.url).toString(), options, hops + 1);
+    }
+    if (res.status !== 200) return { ok: false, reason: `could not be fetched (HTTP ${res.status})` };
+    if (!TYPES.test(String(res.headers['content-type'] ?? '')))
+      return { ok: false, reason: 'is not a JPEG, PNG or WebP image' };
+    const meta = await sharp(res.body, { limitInputPixels: MAX_PIXELS }).metadata();
+    if (!meta.width || !meta.height) return { ok: false, reason: 'could not be decoded' };
+    return { ok: true, bytes: res.body };
+  } catch (err) {
+    if (err instanceof HttpError) {
+      const why: Record<string, string> = {
+        timeout: 'timed out',
+        too_large: 'is too large',
+        blocked: 'must point at a public host',
+        network: 'could not be fetched',
+      };
+      return { ok: false, reason: why[err.kind] ?? 'could not be fetched' };
+    }
+    // sharp: not an image, or over the pixel cap.
+    if (err instanceof Error && /pixel|unsupported|Input/i.test(err.message))
+      return { ok: false, reason: 'could not be decoded within the size limits' };
+    throw err;
+  }
+}
