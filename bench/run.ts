@@ -147,9 +147,8 @@ async function main() {
   await store.close();
   const service = await startService(env);
   const peakRss = samplePeakRss(service.child.pid!);
-  // One kept-alive connection through node:http, as an HTTP client library would hold it. fetch()
-  // (undici) added 0.5-1.5 ms of its own per request on this 2-core machine (scratch latency
-  // check, SVG of the text card): client time, not the service's.
+  // One kept-alive connection through node:http, as an HTTP client library would hold it: fetch()
+  // (undici) adds client time of its own to every request.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
   const get = (p: string) =>
     new Promise<Buffer>((resolve, reject) => {

@@ -76,9 +76,8 @@ function assetsForIpc(assets: Assets): Array<[string, PreparedImage | null]> {
  * Cards are drawn in child processes (one per core less one by default) so the event loop keeps
  * serving while they render. Threat model: a post is hostile input, and a render of it may not
  * stop by itself. A worker thread cannot be stopped from outside: V8 drops worker.terminate()'s
- * request inside Intl.Segmenter iteration (satori's text layout) and cannot interrupt native code
- * (resvg, Takumi), so a terminated thread kept drawing at 100 % of a core and growing without
- * bound. A process is SIGKILLed: its CPU and memory are back at once. A render past the time limit
+ * request inside Intl.Segmenter iteration and cannot interrupt native code (the engine), so a
+ * terminated thread could keep drawing. A process is SIGKILLed: its CPU and memory are back at once. A render past the time limit
  * fails with RenderTimeoutError; a process past `memoryMb` fails its cards with RenderMemoryError;
  * either is killed and replaced on next use, and a card that only shared it is drawn again.
  */
