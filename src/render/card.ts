@@ -46,6 +46,20 @@ function framed(ctx: CardContext, outer: Style, radius: number, inner: Style, ..
   );
 }
 
+/** The dark label in a video's or GIF's lower left corner (duration, "GIF"). */
+const MEDIA_BADGE: Style = {
+  position: 'absolute',
+  left: 8,
+  bottom: 8,
+  backgroundColor: 'rgba(0,0,0,0.77)',
+  color: '#fff',
+  borderRadius: 4,
+  padding: '0 5px',
+  fontSize: 13,
+  lineHeight: '20px',
+  fontWeight: 700,
+};
+
 function formatDuration(ms: number): string {
   const total = Math.floor(ms / 1000);
   const h = Math.floor(total / 3600);
@@ -87,41 +101,11 @@ function mediaOverlay(_ctx: CardContext, m: Media, w: number, h: number): El | n
     return box(
       { position: 'absolute', left: 0, top: 0, width: w, height: h, alignItems: 'center', justifyContent: 'center' },
       img(playButton(), size, size),
-      m.durationMs
-        ? box(
-            {
-              position: 'absolute',
-              left: 8,
-              bottom: 8,
-              backgroundColor: 'rgba(0,0,0,0.77)',
-              color: '#fff',
-              borderRadius: 4,
-              padding: '0 5px',
-              fontSize: 13,
-              lineHeight: '20px',
-              fontWeight: 700,
-            },
-            formatDuration(m.durationMs),
-          )
-        : null,
+      m.durationMs ? box(MEDIA_BADGE, formatDuration(m.durationMs)) : null,
     );
   }
   if (m.type === 'gif') {
-    return box(
-      {
-        position: 'absolute',
-        left: 8,
-        bottom: 8,
-        backgroundColor: 'rgba(0,0,0,0.77)',
-        color: '#fff',
-        borderRadius: 4,
-        padding: '0 5px',
-        fontSize: 13,
-        lineHeight: '20px',
-        fontWeight: 700,
-      },
-      'GIF',
-    );
+    return box(MEDIA_BADGE, 'GIF');
   }
   return null;
 }
