@@ -65,15 +65,22 @@ function canonicalBackground(value: string | undefined): string {
   return parsed.css;
 }
 
+function fillOf(plan: CanvasPlan): Style {
+  return plan.background.startsWith('linear-gradient(')
+    ? { backgroundImage: plan.background }
+    : { backgroundColor: plan.background };
+}
+
+function coverImage(image: ImageBytes | undefined): El | null {
+  return image ? img(image, '100%', '100%', { position: 'absolute', left: 0, top: 0, objectFit: 'cover' }) : null;
+}
+
 /**
  * The container with the card centred on it: fill, background image (cover) and the card, one
  * tree for every format. A card scaled down keeps its own layout inside a box of its scaled size.
  * The card's box is positioned too, so it paints over the (positioned) background image.
  */
 export function canvasTree(plan: CanvasPlan, backgroundImage: ImageBytes | undefined, card: El): El {
-  const fill: Style = plan.background.startsWith('linear-gradient(')
-    ? { backgroundImage: plan.background }
-    : { backgroundColor: plan.background };
   const scaled = plan.scale < 1 && plan.cardHeight !== null;
   return box(
     {
@@ -83,11 +90,9 @@ export function canvasTree(plan: CanvasPlan, backgroundImage: ImageBytes | undef
       alignItems: 'center',
       justifyContent: 'center',
       overflow: 'hidden',
-      ...fill,
+      ...fillOf(plan),
     },
-    backgroundImage
-      ? img(backgroundImage, '100%', '100%', { position: 'absolute', left: 0, top: 0, objectFit: 'cover' })
-      : null,
+    coverImage(backgroundImage),
     scaled
       ? box(
           {
@@ -109,5 +114,13 @@ export function canvasTree(plan: CanvasPlan, backgroundImage: ImageBytes | undef
           ),
         )
       : box({ position: 'relative', flexShrink: 0 }, card),
+  );
+}
+
+/** The container alone, `height` CSS px tall: what a raster card is laid on (container-png.ts). */
+export function backgroundTree(plan: CanvasPlan, height: number, backgroundImage: ImageBytes | undefined): El {
+  return box(
+    { position: 'relative', width: plan.width, height, overflow: 'hidden', ...fillOf(plan) },
+    coverImage(backgroundImage),
   );
 }

@@ -100,12 +100,40 @@ const PLACEMENT = new Set([
   'flexGrow',
 ]);
 
+// Noto Sans draws every character of U+0020-U+017F at most 1em wide, in both weights.
+const AT_MOST_1EM = /^[\u0020-\u017f]*$/;
+
+/**
+ * A width the line cannot exceed, from counting alone, or null when counting cannot tell: a
+ * short name with an emoji then costs no measurement at all.
+ */
+function widthBound(fit: Fit): number | null {
+  const em = (fit.node.style as { fontSize?: unknown } | undefined)?.fontSize;
+  if (typeof em !== 'number') return null;
+  let width = 0;
+  for (const c of fit.node.children ?? []) {
+    if (c.type === 'text') {
+      if (!AT_MOST_1EM.test(c.text)) return null;
+      width += c.text.length * em;
+      continue;
+    }
+    // Inline pictures are sized in em (emoji) or px (badges); margins add at most a quarter em.
+    const w = (c.style as { width?: unknown } | undefined)?.width;
+    const px = typeof w === 'number' ? w : typeof w === 'string' && /^[\d.]+em$/.test(w) ? parseFloat(w) * em : null;
+    if (px === null) return null;
+    width += px + em / 4;
+  }
+  return width;
+}
+
 /**
  * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
  * engine (the same shaping and fonts). Binary search over graphemes and images: a handful of
  * measurements, only for lines that overflow.
  */
 async function fitLine(renderer: Renderer, fit: Fit, fontFamily: string, images: ImageSource[]): Promise<void> {
+  const bound = widthBound(fit);
+  if (bound !== null && bound <= fit.width) return;
   // The line alone at its natural width: without the box that places and limits it.
   const style = Object.fromEntries(
     Object.entries({

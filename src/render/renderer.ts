@@ -7,7 +7,8 @@ import { encodeRaster, measureCard, rasterize, vectorize, type EngineCard } from
 import { selectFonts, type FontSelection } from './fonts.ts';
 import { renderHtmlDocument } from './html.ts';
 import { layoutCard } from './layout.ts';
-import { CONTENT_TYPES, defaultOptions, type RenderFormat, type RenderOptionsFull } from './options.ts';
+import { CONTENT_TYPES, defaultOptions, hasContainer, type RenderFormat, type RenderOptionsFull } from './options.ts';
+import { renderContainerPng } from './container-png.ts';
 import { encodePng } from './png.ts';
 import { cleanText } from './text.ts';
 import { THEMES, type ThemeName } from './theme.ts';
@@ -90,10 +91,22 @@ function flattened(card: EngineCard, theme: ThemeName): EngineCard {
   return { ...card, tree: withFontOf(card.tree, tree) };
 }
 
+/** A card on a container is laid on it after drawing (container-png.ts); else one tree is drawn. */
+async function renderPng(card: CardTree, o: RenderOptionsFull, assets: Assets): Promise<Buffer> {
+  if (hasContainer(o)) {
+    const image = o.backgroundImage ? (assets.get(o.backgroundImage) ?? undefined) : undefined;
+    const bare = { tree: card.tree, faces: card.fonts.faces, width: o.width };
+    const png = await renderContainerPng(bare, o, image);
+    if (png) return png;
+  }
+  return encodePng(await rasterize(await drawnTree(card, o, assets), o.scale));
+}
+
 /** Renders a post in one format. Pure given the assets: no network here. */
 export async function renderCard(post: Post, assets: Assets, options: RenderOptions): Promise<Rendered> {
   const o: RenderOptionsFull = { ...defaultOptions(), ...options };
   const card = buildCardTree(post, o, assets);
+  if (o.format === 'png') return { bytes: await renderPng(card, o, assets), contentType: CONTENT_TYPES.png };
   const drawn = await drawnTree(card, o, assets);
   if (o.format === 'html') {
     const html = renderHtmlDocument(drawn.tree, card.fonts.faces, `Post by @${post.author.handle}`);
@@ -101,10 +114,6 @@ export async function renderCard(post: Post, assets: Assets, options: RenderOpti
   }
   if (o.format === 'svg') {
     return { bytes: Buffer.from(await vectorize(drawn)), contentType: CONTENT_TYPES.svg };
-  }
-  if (o.format === 'png') {
-    const { rgba, width, height } = await rasterize(drawn, o.scale);
-    return { bytes: await encodePng(rgba, width, height), contentType: CONTENT_TYPES.png };
   }
   const source = o.format === 'jpeg' ? flattened(drawn, o.theme) : drawn;
   return { bytes: await encodeRaster(source, o.scale, o.format, o.quality), contentType: CONTENT_TYPES[o.format] };
