@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildSync } from 'esbuild';
+import { buildSync, stop } from 'esbuild';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 // Inside node_modules, so the bundle's bare imports resolve like the sources' do.
@@ -25,6 +25,8 @@ function bundleWorker(): URL {
     write: false,
     logLevel: 'silent',
   }).outputFiles[0].contents;
+  // esbuild answers from a service process that would otherwise stay for the service's lifetime.
+  void stop();
   const name = `render-worker-${createHash('sha1').update(out).digest('hex').slice(0, 16)}.mjs`;
   const file = path.join(CACHE_DIR, name);
   if (!fs.existsSync(file)) {

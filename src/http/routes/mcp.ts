@@ -2,12 +2,10 @@
 // answers, no sessions), so any instance of a fleet can answer any call.
 // Threat model: the body is hostile JSON-RPC; the SDK validates it, the tools validate their
 // arguments, and every tool call goes through the REST routes' own auth, rate limit and quota.
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import inject from 'light-my-request';
 import type { Container } from '../../container.ts';
 import type { RestCaller } from '../../mcp/rest.ts';
-import { createMcpServer } from '../../mcp/server.ts';
 import { mcpSchema } from '../schemas/mcp.ts';
 import { assertSchemaValid, documented } from '../schemas/validation.ts';
 
@@ -65,9 +63,23 @@ function toWebRequest(request: FastifyRequest): Request {
   return new Request(`http://localhost${request.url}`, { method: request.method, headers });
 }
 
+// The MCP SDK (and its JSON Schema validator) is loaded by the first call: a service whose
+// clients never use MCP does not hold it in memory.
+let sdk: Promise<
+  [typeof import('../../mcp/server.ts'), typeof import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js')]
+> | null = null;
+const loadSdk = () => {
+  sdk ??= Promise.all([
+    import('../../mcp/server.ts'),
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+  ]);
+  return sdk;
+};
+
 export function registerMcpRoutes(app: FastifyInstance, _c: Container): void {
   app.post('/mcp', documented(mcpSchema), async (request, reply) => {
     assertSchemaValid(request);
+    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
     const passBack = new Map<string, string>();
     const server = createMcpServer(restCallerFor(app, request, passBack));
     const transport = new WebStandardStreamableHTTPServerTransport({
