@@ -6,7 +6,7 @@
 //      requests interleaved so both see the same machine;
 //   2. HTTP throughput and p50/p99 at concurrency 8 for PNG screenshots and Markdown, quota on;
 //   3. the same posts screenshotted by headless Chromium from our HTML at the same pixel size;
-//   4. the service's peak RSS, and its CPU time per request under load (all threads).
+//   4. the service's peak memory (PSS and summed RSS), and its CPU time per request under load (all threads).
 // Results are printed and written to bench/results/<time>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -108,17 +108,32 @@ function treeRssMb(root: number): number {
 }
 
 /**
- * The service's peak RSS with its render processes, sampled every 50 ms for the whole run: a
- * process's own high-water mark would leave out the render processes (and those replaced).
+ * Proportional MB of the service and its render processes: pages they share (the Node binary,
+ * libraries) counted once between them, where a sum of RSS counts them in every process.
  */
-function samplePeakRss(pid: number): () => number {
-  let peak = 0;
+function treePssMb(root: number): number {
+  return processTree(root).reduce(
+    (sum, pid) => sum + Number(/^Pss:\s+(\d+) kB/m.exec(readProc(`/proc/${pid}/smaps_rollup`))?.[1] ?? 0) / 1024,
+    0,
+  );
+}
+
+/**
+ * The service's peak memory with its render processes, sampled for the whole run (RSS every
+ * 50 ms, PSS every 250 ms: reading it walks the page tables): a process's own high-water mark
+ * would leave out the render processes (and those replaced).
+ */
+function samplePeakMemory(pid: number): () => { rss: number; pss: number } {
+  let rss = 0;
+  let pss = 0;
+  let tick = 0;
   const timer = setInterval(() => {
-    peak = Math.max(peak, treeRssMb(pid));
+    rss = Math.max(rss, treeRssMb(pid));
+    if (tick++ % 5 === 0) pss = Math.max(pss, treePssMb(pid));
   }, 50);
   return () => {
     clearInterval(timer);
-    return Math.max(peak, treeRssMb(pid));
+    return { rss: Math.max(rss, treeRssMb(pid)), pss: Math.max(pss, treePssMb(pid)) };
   };
 }
 
@@ -146,7 +161,7 @@ async function main() {
   }
   await store.close();
   const service = await startService(env);
-  const peakRss = samplePeakRss(service.child.pid!);
+  const peakMemory = samplePeakMemory(service.child.pid!);
   // One kept-alive connection through node:http, as an HTTP client library would hold it: fetch()
   // (undici) adds client time of its own to every request.
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
@@ -274,7 +289,7 @@ async function main() {
     await browser.close();
   }
 
-  const rss = round(peakRss());
+  const memory = peakMemory();
   agent.destroy();
   service.child.kill('SIGTERM');
   await upstream.close();
@@ -288,7 +303,8 @@ async function main() {
     gradientContainer45PngP50Ms: container,
     throughput,
     chromiumMs: chromiumResult,
-    peakRssMb: rss,
+    peakRssMb: round(memory.rss),
+    peakPssMb: round(memory.pss),
   };
 
   console.log('\npostshot bench (render cache off; upstream and media caches warm)\n');
@@ -312,7 +328,9 @@ async function main() {
       `  ${({ png: 'PNG screenshots', markdown: 'Markdown content', mcpMarkdown: 'Markdown over MCP (get_post_markdown)' } as Record<string, string>)[name].padEnd(44)} ${String(t.rps).padEnd(9)} ${String(t.p50).padEnd(8)} ${String(t.p99).padEnd(8)} ${String(t.non2xx).padEnd(8)} ${t.cpuMsPerRequest}`,
     );
   }
-  console.log(`\npeak RSS of the service and its render processes: ${rss} MB`);
+  console.log(
+    `\npeak memory of the service and its render processes: ${round(memory.pss)} MB proportional (PSS), ${round(memory.rss)} MB summed RSS`,
+  );
   const dir = path.join(REPO, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
   const file = path.join(dir, `${results.date.replace(/[:.]/g, '-')}.json`);

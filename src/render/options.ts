@@ -7,7 +7,7 @@
 // is passed on to CSS or a fetch unless it was rebuilt from its parsed parts.
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
-import { checkPublicImageUrl } from '../sources/public-image.ts';
+import { checkPublicImageUrl } from '../sources/public-image-url.ts';
 import { parseBackground } from './background.ts';
 
 export const FORMATS = ['svg', 'png', 'html', 'jpeg', 'webp'] as const;

@@ -6,10 +6,10 @@
 // rebinding and names pointing inside are refused); redirects pass the same checks, at most 3;
 // the body is capped in bytes, must declare JPEG, PNG or WebP and decode within a pixel cap;
 // the whole fetch is timed. A refusal is a value naming the reason, never an exception.
-import net from 'node:net';
 import sharp from '../render/sharp-setup.ts';
 import { HttpError, httpGet } from '../net/http-client.ts';
-import { guardedLookup, isPublicAddress } from './media.ts';
+import { guardedLookup } from './media.ts';
+import { checkPublicImageUrl } from './public-image-url.ts';
 
 const TYPES = /^image\/(jpeg|png|webp)\b/i;
 const MAX_REDIRECTS = 3;
@@ -22,23 +22,6 @@ export interface PublicImageOptions {
   maxBytes: number;
   /** Tests, demo, bench: fetch `<mediaUrl>/<host><path>` instead, after the same URL checks. */
   mediaUrl?: string;
-}
-
-/** The URL rules, apart from fetching. */
-export function checkPublicImageUrl(raw: string): { ok: true; url: URL } | { ok: false; reason: string } {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return { ok: false, reason: 'is not a URL' };
-  }
-  if (url.protocol !== 'https:') return { ok: false, reason: 'must be an https:// URL' };
-  if (url.username || url.password) return { ok: false, reason: 'may not carry credentials' };
-  if (url.port && url.port !== '443') return { ok: false, reason: 'must use the standard https port' };
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (net.isIP(host) ? !isPublicAddress(host) : host === 'localhost' || host.endsWith('.localhost'))
-    return { ok: false, reason: 'must point at a public host' };
-  return { ok: true, url };
 }
 
 export async function fetchPublicImage(raw: string, options: PublicImageOptions, hops = 0): Promise<PublicImage> {
