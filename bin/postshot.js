@@ -3,8 +3,15 @@
 // the measurements): MALLOC_ARENA_MAX=2 caps glibc's per-thread malloc arenas, which otherwise
 // keep freed render buffers; --max-semi-space-size=4 caps the main thread's young generation.
 // `node bin/postshot.js` skips this line: set both yourself when starting it that way.
-// The package runs its TypeScript sources through tsx: no build step between a clone and a server.
-import { register } from 'tsx/esm/api';
+// No build step between a clone and a server: the TypeScript sources are bundled at start
+// (src/bundle.mjs), or loaded through tsx when a bundle cannot be made.
+import { bundleService } from '../src/bundle.mjs';
 
-register();
-await import('../src/main.ts');
+const bundle = await bundleService();
+if (bundle) {
+  await import(bundle.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import('../src/main.ts');
+}
