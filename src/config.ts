@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import path from 'node:path';
 import type { Plan } from './quota/plans.ts';
 import { PLAN_NAMES } from './quota/plans.ts';
+import { parseUrl } from './storage/accounts/postgres/url.ts';
+import { redactUrl } from './util/redact-url.ts';
 
 export type ImageStoreConfig =
   | { kind: 'disk'; dir: string }
@@ -209,9 +211,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
   const host = env.HOST || '127.0.0.1';
   const dataDir = path.resolve(env.POSTSHOT_DATA_DIR || './data');
   const databaseUrl = env.POSTSHOT_DATABASE_URL || `sqlite:${path.join(dataDir, 'postshot.db')}`;
-  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(databaseUrl)) {
-    throw new ConfigError('POSTSHOT_DATABASE_URL', `must start with sqlite: or postgres://, got "${databaseUrl}"`);
-  }
+  readDatabaseUrl(databaseUrl);
   const tlsCert = env.POSTSHOT_TLS_CERT || undefined;
   const tlsKey = env.POSTSHOT_TLS_KEY || undefined;
   if (Boolean(tlsCert) !== Boolean(tlsKey)) {
@@ -259,6 +259,20 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     signup: readSignup(env),
   };
   return Object.freeze(config);
+}
+
+/** Checked here, so a URL that cannot work is a configuration error, not a server to wait for. */
+function readDatabaseUrl(url: string): void {
+  const name = 'POSTSHOT_DATABASE_URL';
+  if (!/^(sqlite:|postgres:\/\/|postgresql:\/\/)/.test(url))
+    throw new ConfigError(name, `must start with sqlite: or postgres://, got "${redactUrl(url)}"`);
+  if (url.startsWith('sqlite:')) return;
+  try {
+    parseUrl(url);
+  } catch (err) {
+    const why = err instanceof TypeError ? 'is not a valid URL' : (err as Error).message;
+    throw new ConfigError(name, `${why}: "${redactUrl(url)}"`);
+  }
 }
 
 function readLogLevel(env: Env): string {

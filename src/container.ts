@@ -9,6 +9,8 @@ import type { RateLimiter } from './ratelimit/interface.ts';
 import { MemoryRateLimiter } from './ratelimit/memory.ts';
 import type { AccountStore } from './storage/accounts/interface.ts';
 import { openSqliteStore } from './storage/accounts/sqlite/open.ts';
+import { openStores } from './storage/open-stores.ts';
+import { redactUrl } from './util/redact-url.ts';
 import type { PostCache, SingleFlight } from './storage/cache/interface.ts';
 import { MemoryPostCache, MemorySingleFlight } from './storage/cache/memory.ts';
 import { FxTwitterSource } from './sources/fxtwitter/source.ts';
@@ -97,15 +99,6 @@ export async function openAccountStore(config: Readonly<Config>): Promise<Accoun
   return openPostgresStore(config.databaseUrl);
 }
 
-async function openSessionStore(config: Readonly<Config>): Promise<SessionStore> {
-  if (config.databaseUrl.startsWith('sqlite:')) {
-    const { openSqliteSessionStore } = await import('./storage/sessions/sqlite.ts');
-    return openSqliteSessionStore(config.databaseUrl);
-  }
-  const { openPostgresSessionStore } = await import('./storage/sessions/postgres.ts');
-  return openPostgresSessionStore(config.databaseUrl);
-}
-
 async function openRateLimiter(config: Readonly<Config>, clock: Clock, redis: Redis | null): Promise<RateLimiter> {
   if (!redis) return new MemoryRateLimiter(clock);
   const { RedisRateLimiter } = await import('./ratelimit/redis.ts');
@@ -151,7 +144,8 @@ async function openImageStore(config: Readonly<Config>): Promise<ImageStore> {
 export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {
   const clock = options.clock ?? systemClock;
   const logger = createLogger(config, options.logStream);
-  const accounts = await openAccountStore(config);
+  const stores = await openStores(config, logger);
+  const accounts = stores.accounts;
   const redis = await openRedis(config);
   const rateLimiter = await openRateLimiter(config, clock, redis);
   const quota = new QuotaService(accounts, clock);
@@ -182,7 +176,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const outbox = new OutboxSender(accounts, mailer, clock, logger, config.mailFrom);
 
   const inFlight = new InFlight();
-  const sessionStore = await openSessionStore(config);
+  const sessionStore = stores.sessions;
   const lastUsed = new LastUsedRecorder(accounts, clock, logger);
   const account: AccountServices = {
     store: sessionStore,
@@ -222,22 +216,37 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     const refunded = await accounts.refundAbandoned(abandonedBefore(now, config.reservationTimeoutMs, server), now);
     if (refunded > 0) logger.warn({ refunded }, 'refunded credits of abandoned requests');
   };
+  let closed = false;
+  const startStoreWork = async () => {
+    if (closed) return;
+    await refundAbandoned().catch((err) => logger.warn({ err }, 'refund of abandoned requests failed; retried later'));
+    if (closed) return;
+    const sweep = setInterval(
+      () => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')),
+      30_000,
+    );
+    const expire = setInterval(
+      () => sessionStore.deleteExpired(clock()).catch((err) => logger.error({ err }, 'session sweep failed')),
+      3600_000,
+    );
+    for (const t of [sweep, expire]) {
+      t.unref();
+      timers.push(t);
+    }
+    outbox.start();
+    lastUsed.start();
+  };
+  const stateOf = (check: Promise<unknown>) =>
+    check.then(
+      () => 'ok' as const,
+      () => 'down' as const,
+    );
   const checkReadiness = async () => {
     const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
     if (renderer.state === 'warming') checks.render = 'warming';
-    checks.database = await accounts.ping().then(
-      () => 'ok' as const,
-      () => 'down' as const,
-    );
-    checks.images = await images.ping().then(
-      () => 'ok' as const,
-      () => 'down' as const,
-    );
-    if (config.redisUrl)
-      checks.redis = await cache.ping().then(
-        () => 'ok' as const,
-        () => 'down' as const,
-      );
+    checks.database = await stateOf(accounts.ping());
+    checks.images = await stateOf(images.ping());
+    if (config.redisUrl) checks.redis = await stateOf(cache.ping());
     return checks;
   };
   return {
@@ -258,28 +267,17 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     checkReadiness,
     async start(options = {}) {
       // A part down at start is not fatal (requests that need it get 503 until it answers, and
-      // /readyz names it), but the operator is told once, by name.
-      for (const [part, state] of Object.entries(await checkReadiness()))
-        if (state === 'down')
-          logger.warn({ part }, `${part} unreachable at start; requests that need it get 503 until it answers`);
+      // /readyz names it), but the operator is told once, by name and address (without password).
+      for (const [part, state] of Object.entries(await checkReadiness())) {
+        if (state !== 'down') continue;
+        const url = part === 'database' ? config.databaseUrl : part === 'redis' ? config.redisUrl : undefined;
+        const where = url ? ` (${redactUrl(url)})` : '';
+        logger.warn({ part }, `${part} unreachable at start${where}; requests that need it get 503 until it answers`);
+      }
       lockedAt = options.dataDirLockedAt ?? null;
-      await refundAbandoned().catch((err) =>
-        logger.warn({ err }, 'refund of abandoned requests failed; retried later'),
-      );
-      const sweep = setInterval(
-        () => refundAbandoned().catch((err) => logger.error({ err }, 'refund sweep failed')),
-        30_000,
-      );
-      sweep.unref();
-      timers.push(sweep);
-      outbox.start();
-      lastUsed.start();
-      const expire = setInterval(
-        () => sessionStore.deleteExpired(clock()).catch((err) => logger.error({ err }, 'session sweep failed')),
-        3600_000,
-      );
-      expire.unref();
-      timers.push(expire);
+      // Work on the stores starts once they are open: at once, or when the database first answers.
+      if (stores.isOpen()) await startStoreWork();
+      else void stores.opened.then(startStoreWork);
       const started = performance.now();
       void renderer.warmUp(config.renderWarmupMs).then(
         (renders) =>
@@ -289,6 +287,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       );
     },
     async close() {
+      closed = true;
       for (const t of timers) clearInterval(t);
       await inFlight.drain();
       for (const close of closers) await close().catch(() => {});

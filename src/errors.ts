@@ -7,3 +7,9 @@ export class DependencyDownError extends Error {
     super(`${dependency} unavailable`, { cause });
   }
 }
+
+/** One line for an operator: what the server or the network said (a DependencyDownError's cause), without the stack. */
+export function describeCause(err: unknown): string {
+  const inner = (err as { cause?: unknown } | null)?.cause ?? err;
+  return String((inner as Error | null)?.message ?? inner).split('\n')[0];
+}

@@ -3,6 +3,8 @@ import net from 'node:net';
 /** A TCP pass-through the test can cut and restore, to take a real service away from the app. */
 export interface TcpProxy {
   port: number;
+  /** Connections accepted so far, refused ones included. */
+  readonly connections: number;
   /** Drops every connection and refuses new ones until restore(). */
   cut(): void;
   restore(): void;
@@ -12,7 +14,9 @@ export interface TcpProxy {
 export async function startTcpProxy(targetHost: string, targetPort: number): Promise<TcpProxy> {
   const sockets = new Set<net.Socket>();
   let down = false;
+  let connections = 0;
   const server = net.createServer((client) => {
+    connections++;
     if (down) {
       client.destroy();
       return;
@@ -28,6 +32,9 @@ export async function startTcpProxy(targetHost: string, targetPort: number): Pro
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
+    get connections() {
+      return connections;
+    },
     cut() {
       down = true;
       for (const s of sockets) s.destroy();

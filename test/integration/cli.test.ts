@@ -70,6 +70,22 @@ test('bad commands and values fail with one clear line', async (t) => {
   assert.match(badEnv.err, /POSTSHOT_RATE_LIMITS/);
 });
 
+test('a command fails at once with one line naming the database (without its password) when it is out of reach', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const r = await cli(
+    { POSTSHOT_DATA_DIR: dir, POSTSHOT_DATABASE_URL: 'postgres://ops:hunter2-secret@127.0.0.1:1/postshot' },
+    'accounts',
+    'list',
+  );
+  assert.equal(r.code, 1);
+  assert.equal(r.out, '');
+  assert.match(
+    r.err,
+    /^postshot: cannot open the database postgres:\/\/ops:redacted@127\.0\.0\.1:1\/postshot: connect ECONNREFUSED 127\.0\.0\.1:1$/,
+  );
+});
+
 test('the installed bin refuses an invalid configuration naming the variable', () => {
   const r = spawnSync(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'serve'], {
     env: { ...process.env, PORT: '99999', POSTSHOT_DATA_DIR: makeTempDir() },

@@ -1,34 +1,15 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { test } from 'node:test';
 import { makeTempDir } from '../helper.ts';
-import { REPO_DIR } from '../fixtures.ts';
+import { PG_URL } from '../scaled.ts';
+import { logLines, startServe } from '../serve-process.ts';
 
 // `postshot serve` as an operator starts it (bin/postshot.js, a process of its own): a start-up
-// failure is one line on stderr and exit code 1; an unreachable Redis is a warning naming it.
-
-const BIN = path.join(REPO_DIR, 'bin', 'postshot.js');
-
-function startServe(env: Record<string, string>): {
-  child: ChildProcess;
-  done: Promise<{ code: number | null; stdout: string; stderr: string }>;
-} {
-  const child = spawn(process.execPath, [BIN, 'serve'], {
-    env: { PATH: process.env.PATH ?? '', POSTSHOT_RENDER_WARMUP_MS: '0', POSTSHOT_RENDER_WORKERS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (d) => (stdout += d));
-  child.stderr!.on('data', (d) => (stderr += d));
-  const done = new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) =>
-    child.on('close', (code) => resolve({ code, stdout, stderr })),
-  );
-  return { child, done };
-}
+// failure is one line on stderr and exit code 1; an unreachable Redis is a warning naming it
+// (an unreachable database too: test/integration/database-at-start.test.ts).
 
 async function freePort(): Promise<number> {
   const s = net.createServer();
@@ -48,6 +29,7 @@ async function expectOneLine(env: Record<string, string>, pattern: RegExp): Prom
   assert.equal(lines.length, 1, `one line on stderr, got:\n${stderr}`);
   assert.match(lines[0], pattern);
   assert.doesNotMatch(stderr, /\n\s+at /, 'no stack trace');
+  assert.doesNotMatch(stderr, /pw-that-must-not-show/, 'no password');
 }
 
 test('start-up failures are one line on stderr and exit code 1', async (t) => {
@@ -79,14 +61,41 @@ test('start-up failures are one line on stderr and exit code 1', async (t) => {
     { POSTSHOT_DATA_DIR: dataDir, PORT: takenPort },
     new RegExp(`^postshot: cannot start: port ${takenPort} on 127.0.0.1 is already in use`),
   );
-  await expectOneLine(
-    {
-      POSTSHOT_DATA_DIR: dataDir,
-      PORT: String(await freePort()),
-      POSTSHOT_DATABASE_URL: 'postgres://127.0.0.1:1/none',
-    },
-    /^postshot: cannot start: database unreachable: .*ECONNREFUSED/,
-  );
+});
+
+test('a database that refuses for good (no such database, unknown role) or a bad URL is one line and exit code 1, without the password', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const secret = 'pw-that-must-not-show';
+  const at = (user: string, database: string) => {
+    const u = new URL(PG_URL);
+    u.username = user;
+    u.password = secret;
+    u.pathname = `/${database}`;
+    return u.toString();
+  };
+  const base = { POSTSHOT_DATA_DIR: dir, PORT: String(await freePort()) };
+  const cases: Array<[string, RegExp]> = [
+    [
+      at(new URL(PG_URL).username || 'postgres', 'postshot_no_such_db'),
+      /^postshot: cannot start: database postgres:\/\/\w+:redacted@[^ ]+\/postshot_no_such_db: database "postshot_no_such_db" does not exist \(check POSTSHOT_DATABASE_URL\)$/,
+    ],
+    [
+      at('postshot_no_such_role', new URL(PG_URL).pathname.slice(1)),
+      /^postshot: cannot start: database postgres:\/\/postshot_no_such_role:redacted@.*: (role "postshot_no_such_role" does not exist|password authentication failed for user "postshot_no_such_role")/,
+    ],
+    [
+      `postgres://user:${secret}@[not-a-host/db`,
+      /^postshot: invalid configuration: POSTSHOT_DATABASE_URL: is not a valid URL: "postgres:\/\/redacted@\[not-a-host\/db"$/,
+    ],
+    [
+      `postgres://user:${secret}@db.internal/x?schema=Bad-Name`,
+      /^postshot: invalid configuration: POSTSHOT_DATABASE_URL: invalid schema name "Bad-Name"/,
+    ],
+  ];
+  for (const [url, pattern] of cases) {
+    await expectOneLine({ ...base, POSTSHOT_DATABASE_URL: url }, pattern);
+  }
 });
 
 test('a list of proxy subnets is accepted as POSTSHOT_TRUST_PROXY; an unreachable Redis at start is a warning naming it, and /readyz says it is down', async (t) => {
@@ -112,11 +121,7 @@ test('a list of proxy subnets is accepted as POSTSHOT_TRUST_PROXY; an unreachabl
   assert.match(body.detail, /redis unreachable/);
   child.kill('SIGTERM');
   const { stdout } = await done;
-  const warnings = stdout
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .filter((l) => l.level === 40 && l.part === 'redis');
+  const warnings = logLines(stdout).filter((l) => l.level === 40 && l.part === 'redis');
   assert.equal(warnings.length, 1, stdout);
-  assert.match(warnings[0].msg, /^redis unreachable at start/);
+  assert.match(String(warnings[0].msg), /^redis unreachable at start \(redis:\/\/127\.0\.0\.1:1\)/);
 });

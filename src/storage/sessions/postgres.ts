@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Session, SessionStore } from '../../account/interface.ts';
 import { PgClient } from '../accounts/postgres/client.ts';
-import { parseUrl } from '../accounts/postgres/open.ts';
+import { parseUrl } from '../accounts/postgres/url.ts';
 
 /** A pool of its own on the account store's schema, whose migrations made these tables. */
 export async function openPostgresSessionStore(url: string): Promise<PostgresSessionStore> {

@@ -71,9 +71,22 @@ export function toStoreError(err: unknown): unknown {
   if (err instanceof DependencyDownError) return err;
   const e = err as { code?: string; message?: string };
   const connection =
-    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|57P01|57P02|57P03|08\d{3})$/.test(e.code ?? '') ||
+    /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|57P01|57P02|57P03|08\d{3})$/.test(
+      e.code ?? '',
+    ) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
       e.message ?? '',
     );
   return connection ? new DependencyDownError('database', err) : err;
+}
+
+/**
+ * Whether a failure to open the store lasts until an operator acts: the server answered but
+ * refused the credentials (class 28) or has no such database (3D000), or the failure is not a
+ * connection's at all (a migration that cannot apply). A server not there (yet) is not lasting.
+ */
+export function isLastingOpenFailure(err: unknown): boolean {
+  if (!(err instanceof DependencyDownError)) return true;
+  const code = (err.cause as { code?: unknown } | undefined)?.code;
+  return typeof code === 'string' && /^(28[0-9A-Z]{3}|3D000)$/.test(code);
 }

@@ -2,15 +2,7 @@ import pg from 'pg';
 import { loadMigrations } from '../migrations.ts';
 import { PgClient } from './client.ts';
 import { PostgresAccountStore } from './store.ts';
-
-/** `postgres://…?schema=name` keeps all tables in that schema (created if missing). */
-export function parseUrl(url: string): { connectionString: string; schema: string } {
-  const u = new URL(url);
-  const schema = u.searchParams.get('schema') ?? 'public';
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid schema name "${schema}"`);
-  u.searchParams.delete('schema');
-  return { connectionString: u.toString(), schema };
-}
+import { parseUrl } from './url.ts';
 
 export async function openPostgresStore(url: string): Promise<PostgresAccountStore> {
   const { connectionString, schema } = parseUrl(url);
