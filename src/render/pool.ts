@@ -122,10 +122,10 @@ export class RenderPool {
 
   private spawn(): Slot {
     const script = this.script();
-    // A render allocates 3-10 MB of short-lived objects: 8 MB semi-spaces let them die young.
-    // The old-generation cap makes V8 collect before the process nears its memory limit.
-    const oldSpaceMb = Math.max(64, Math.floor(this.limits.memoryMb * 0.75));
-    const execArgv = ['--max-semi-space-size=8', `--max-old-space-size=${oldSpaceMb}`];
+    // V8's own heap settings: a cap on the old generation made V8 collect after every few cards
+    // (the rows of a PNG are megabytes of external memory), a third slower (docs/performance.md);
+    // the process's memory is bounded by the RSS watch below instead.
+    const execArgv: string[] = [];
     if (script.pathname.endsWith('.ts')) execArgv.push('--import', 'tsx');
     const child = fork(fileURLToPath(script), [], {
       execArgv,
