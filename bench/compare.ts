@@ -10,11 +10,11 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
+import { runLoad } from './load.ts';
 
 const HERE = path.resolve(import.meta.dirname, '..');
 const [other, target = '/api/v1/content/1900000000000000001'] = process.argv.slice(2);
@@ -75,7 +75,7 @@ try {
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of round % 2 ? [...services].reverse() : services) {
       const before = cpuMs(s.child.pid!);
-      const result = await autocannon({
+      const result = await runLoad({
         url: `http://127.0.0.1:${s.port}`,
         connections: 8,
         amount: REQUESTS,

@@ -13,12 +13,12 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
+import { type LoadRequest, runLoad } from './load.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const POSTS: Record<string, string> = {
@@ -216,32 +216,33 @@ async function main() {
   // CPU per request is steadier than requests per second on a machine shared with other work.
   const load = async (pathFor: (i: number) => string, mcpTool?: (i: number) => Record<string, unknown>) => {
     const cpuBefore = cpuMs(service.child.pid!);
-    const result = await autocannon({
+    const result = await runLoad({
       url: service.url,
       connections: 8,
-      duration: DURATION,
+      durationS: DURATION,
       // MCP: the same operation as one JSON-RPC tools/call to POST /mcp.
-      requests: keys.map((key, i) =>
-        mcpTool
-          ? {
-              method: 'POST',
-              path: '/mcp',
-              headers: {
-                'x-api-key': key,
-                'content-type': 'application/json',
-                accept: 'application/json, text/event-stream',
-              },
-              body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: mcpTool(i) }),
-            }
-          : { method: 'GET', path: pathFor(i), headers: { 'x-api-key': key } },
+      requests: keys.map(
+        (key, i): LoadRequest =>
+          mcpTool
+            ? {
+                method: 'POST',
+                path: '/mcp',
+                headers: {
+                  'x-api-key': key,
+                  'content-type': 'application/json',
+                  accept: 'application/json, text/event-stream',
+                },
+                body: JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: mcpTool(i) }),
+              }
+            : { method: 'GET', path: pathFor(i), headers: { 'x-api-key': key } },
       ),
     });
-    const cpuPerRequest = (cpuMs(service.child.pid!) - cpuBefore) / result.requests.total;
+    const cpuPerRequest = (cpuMs(service.child.pid!) - cpuBefore) / result.total;
     return {
-      rps: round(result.requests.average),
+      rps: result.rps,
       cpuMsPerRequest: round(cpuPerRequest),
-      p50: result.latency.p50,
-      p99: result.latency.p99,
+      p50: result.p50,
+      p99: result.p99,
       non2xx: result.non2xx,
       errors: result.errors,
     };
