@@ -122,10 +122,10 @@ export class RenderPool {
 
   private spawn(): Slot {
     const script = this.script();
-    // V8's own heap settings: a cap on the old generation made V8 collect after every few cards
-    // (the rows of a PNG are megabytes of external memory), a third slower (docs/performance.md);
-    // the process's memory is bounded by the RSS watch below instead.
-    const execArgv: string[] = [];
+    // A card leaves little JavaScript garbage (the engine is native): a 1 MB young generation
+    // frees the megabytes of raster buffers it references soonest. No old-generation cap: it made
+    // V8 collect every few cards (docs/performance.md); the RSS watch below bounds the process.
+    const execArgv: string[] = ['--max-semi-space-size=1'];
     if (script.pathname.endsWith('.ts')) execArgv.push('--import', 'tsx');
     const child = fork(fileURLToPath(script), [], {
       execArgv,
