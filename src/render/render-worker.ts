@@ -40,5 +40,6 @@ process.on('message', async (task: RenderTask) => {
   if (drawing === 0 && v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collect?.();
 });
 // The parent going away (even by SIGKILL) closes the channel: nothing is left drawing for no one.
-process.on('disconnect', () => process.exit(0));
+// Not process.exit(): it waits for libuv's threads, and with them for a render in the engine.
+process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 send({ ready: true });

@@ -211,3 +211,41 @@ test('crafted posts and a 25,000-character note: rendered within the time and me
     assert.ok(settled, `back within 2 s: ${what}; then ${state}`);
   }
 });
+
+test('a render process stops at once when its service is killed mid-render', { timeout: 60_000 }, async (t) => {
+  const { service, url, pid, headers } = await startService(t);
+  // 20,000 emoji on a narrow card at 3x: a render of many seconds, in the engine's native code.
+  const emoji = CRAFTED_POSTS.find((p) => p.name === '20,000 emoji')!;
+  const pending = fetch(`${url}/api/v1/screenshot/${emoji.id}?format=png&scale=3&width=300`, { headers }).catch(
+    () => null,
+  );
+  // Render processes only (the service starts esbuild too, for a moment).
+  const renderersOf = () => treeOf(pid).filter((p) => /render-worker/.test(safeRead(`/proc/${p}/cmdline`) ?? ''));
+  let renderers: number[] = [];
+  for (let i = 0; i < 100 && renderers.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    renderers = renderersOf();
+  }
+  assert.ok(renderers.length > 0, 'a render process started');
+  // Killed once the engine is drawing, on one of libuv's threads: a thread besides the main one
+  // has used 2 s of CPU (the engine's calls before the drawing take under a second each).
+  const drawingS = (p: number) =>
+    Math.max(
+      0,
+      ...safeReaddir(`/proc/${p}/task`)
+        .filter((task) => task !== String(p))
+        .map((task) => {
+          const f = (safeRead(`/proc/${p}/task/${task}/stat`) ?? ')').split(')').at(-1)!.trim().split(' ');
+          return (Number(f[11] ?? 0) + Number(f[12] ?? 0)) / TICK;
+        }),
+    );
+  const until = performance.now() + 20_000;
+  while (drawingS(renderers[0]) < 2 && performance.now() < until) await new Promise((r) => setTimeout(r, 50));
+  assert.ok(drawingS(renderers[0]) >= 2, 'the engine is drawing');
+  service.kill('SIGKILL');
+  await pending;
+  const deadline = performance.now() + 2000;
+  const alive = () => renderers.filter((r) => /VmRSS/.test(safeRead(`/proc/${r}/status`) ?? ''));
+  while (alive().length > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  assert.deepEqual(alive(), [], 'no render process left running 2 s after its service was killed');
+});
