@@ -251,7 +251,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     postCacheTtlMs: readInt(env, 'POSTSHOT_POST_CACHE_TTL_SECONDS', 300, 0, 86_400) * 1000,
     renderTimeoutMs: readInt(env, 'POSTSHOT_RENDER_TIMEOUT_MS', 10_000, 100, 120_000),
     renderWorkers: readInt(env, 'POSTSHOT_RENDER_WORKERS', 0, 0, 64),
-    renderMemoryMb: readInt(env, 'POSTSHOT_RENDER_MEMORY_MB', 1536, 128, 65_536),
+    renderMemoryMb: readInt(env, 'POSTSHOT_RENDER_MEMORY_MB', 1280, 128, 65_536),
     renderCacheMb: readInt(env, 'POSTSHOT_RENDER_CACHE_MB', 64, 0, 4096),
     renderWarmupMs: readInt(env, 'POSTSHOT_RENDER_WARMUP_MS', 3000, 0, 60_000),
     mediaMaxBytes: readInt(env, 'POSTSHOT_MEDIA_MAX_BYTES', 8 * 1024 * 1024, 1024, 64 * 1024 * 1024),

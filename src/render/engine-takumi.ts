@@ -186,27 +186,53 @@ const MAX_PIXELS = 60_000_000;
 
 type RasterFormat = 'raw' | 'png' | 'jpeg' | 'webp';
 
-/** Renders at `scale`, or at the largest scale under MAX_PIXELS for a card too tall for it. */
+/** The longest side each encoder takes (WebP's and JPEG's headers hold 14 and 16 bits). */
+const MAX_SIDE: Record<RasterFormat, number> = {
+  raw: Number.POSITIVE_INFINITY,
+  png: Number.POSITIVE_INFINITY,
+  jpeg: 65_535,
+  webp: 16_383,
+};
+
+/**
+ * Renders at `scale`, or, for a card too large for the engine or its format's encoder
+ * (MAX_PIXELS, MAX_SIDE), at the largest scale in hundredths that fits.
+ */
 async function renderScaled(renderer: Renderer, card: EngineCard, scale: number, format: RasterFormat, quality = 90) {
   const { node, images } = await prepare(renderer, card);
+  const options = (at: number) => ({
+    width: Math.round(card.width * at),
+    devicePixelRatio: at,
+    images,
+    css: [BASE_CSS],
+  });
   const draw = (at: number) =>
     renderer.render(node, {
-      width: Math.round(card.width * at),
-      devicePixelRatio: at,
+      ...options(at),
       format,
       ...(format === 'jpeg' || format === 'webp' ? { quality } : {}),
-      images,
-      css: [BASE_CSS],
     });
   try {
     return { bytes: await draw(scale), width: Math.round(card.width * scale) };
   } catch (err) {
-    if (!/megapixels/.test(String((err as Error).message))) throw err;
+    // Measured only for the rare card the engine or its encoder refused: layout again costs
+    // every other card nothing. Measured at the scale tried, as drawn: the engine snaps each
+    // line to whole device pixels, so a card's height does not follow its scale exactly.
+    let at = scale;
+    for (let tries = 0; tries < 8; tries++) {
+      const { width, height } = await renderer.measure(node, options(at));
+      const fit = Math.min(
+        MAX_SIDE[format] / Math.max(1, width, height),
+        Math.sqrt(MAX_PIXELS / Math.max(1, width * height)),
+      );
+      if (fit >= 1) break;
+      at = Math.floor(at * fit * 100) / 100;
+      if (at < 0.01) throw err;
+    }
+    // A card that fits failed for another reason.
+    if (at >= scale) throw err;
+    return { bytes: await draw(at), width: Math.round(card.width * at) };
   }
-  // Measured only for the rare card the engine refused: layout twice costs every other card nothing.
-  const { height } = await renderer.measure(node, { width: card.width, images, css: [BASE_CSS] });
-  const at = Math.min(scale, Math.floor(Math.sqrt(MAX_PIXELS / Math.max(1, card.width * height)) * 100) / 100);
-  return { bytes: await draw(at), width: Math.round(card.width * at) };
 }
 
 /** The card's pixels at `scale` device pixels per CSS pixel: straight-alpha RGBA, row-major. */

@@ -24,11 +24,18 @@ export class RenderMemoryError extends RenderTimeoutError {
 export interface RenderLimits {
   /** A render process whose resident memory passes this is killed, with the cards it held. */
   memoryMb: number;
-  /** A render process left above this after a card is replaced by a fresh one. */
+  /**
+   * A render process whose resident memory has ever reached this (its peak) is replaced once it
+   * has no cards: whatever a large card took comes back, including what the process would keep.
+   */
   recycleMb: number;
 }
 
-export const DEFAULT_RENDER_LIMITS: RenderLimits = Object.freeze({ memoryMb: 1536, recycleMb: 256 });
+/**
+ * Sized from measurements (docs/performance.md, "Render memory"): the largest canvas the options
+ * allow renders within memoryMb, and ordinary cards keep a process well under recycleMb.
+ */
+export const DEFAULT_RENDER_LIMITS: RenderLimits = Object.freeze({ memoryMb: 1280, recycleMb: 384 });
 
 interface Job {
   id: number;
@@ -57,10 +64,13 @@ interface Slot {
 const JOBS_PER_WORKER = 2;
 const WATCH_MS = 100;
 
-/** Resident memory of a process in MB, from Linux's /proc; null elsewhere (or once it is gone). */
-export function readRssMb(pid: number): number | null {
+/**
+ * Resident memory of a process in MB (VmRSS), or the most it has had (VmHWM), from Linux's /proc;
+ * null elsewhere (or once it is gone).
+ */
+export function readRssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
   try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : null;
   } catch {
     return null;
@@ -125,7 +135,8 @@ export class RenderPool {
     // A card leaves little JavaScript garbage (the engine is native): a 1 MB young generation
     // frees the megabytes of raster buffers it references soonest. No old-generation cap: it made
     // V8 collect every few cards (docs/performance.md); the RSS watch below bounds the process.
-    const execArgv: string[] = ['--max-semi-space-size=1'];
+    // gc() lets an idle process free a large card's raster (render-worker.ts).
+    const execArgv = ['--max-semi-space-size=1', '--expose-gc'];
     if (script.pathname.endsWith('.ts')) execArgv.push('--import', 'tsx');
     const child = fork(fileURLToPath(script), [], {
       execArgv,
@@ -205,13 +216,17 @@ export class RenderPool {
     slot.watch.unref();
   }
 
-  /** A process with no cards: replaced if a card left it large, so memory returns after it. */
+  /**
+   * A process with no cards: replaced if a card took it large, so memory returns after it. Its
+   * peak decides, not its RSS now: a process keeps part of what a large card took (allocator
+   * arenas, engine caches, rasters not yet collected), and the kernel's peak misses no spike.
+   */
   private idle(slot: Slot): void {
     if (slot.watch) clearInterval(slot.watch);
     slot.watch = null;
     slot.child.channel?.unref();
-    const mb = slot.child.pid ? readRssMb(slot.child.pid) : null;
-    if (mb !== null && mb > this.limits.recycleMb) this.drop(slot);
+    const peak = slot.child.pid ? readRssMb(slot.child.pid, 'VmHWM') : null;
+    if (peak !== null && peak > this.limits.recycleMb) this.drop(slot);
   }
 
   /** Kills a process and returns the jobs it had, their time limits stopped. */

@@ -1,4 +1,5 @@
 // A render process (pool.ts forks it): draws the cards its parent sends over IPC and answers each.
+import v8 from 'node:v8';
 import type { Post } from '../sources/post.ts';
 import type { PreparedImage } from './assets.ts';
 import { renderCard, type RenderOptions } from './renderer.ts';
@@ -17,15 +18,28 @@ export type RenderReply =
 const send = process.send?.bind(process);
 if (!send) throw new Error('render-worker runs as a child process with an IPC channel');
 
+// A card's raster is external memory that V8 frees at its next collection, and an idle process
+// allocates nothing that would start one: after a tall card it kept 100+ MB until the next card.
+// So a process left idle holding more than this collects at once (the pool starts it with
+// --expose-gc); ordinary cards leave a few MB.
+const COLLECT_ABOVE_BYTES = 64 << 20;
+const collect = (globalThis as { gc?: () => void }).gc;
+let drawing = 0;
+
 process.on('message', async (task: RenderTask) => {
+  drawing++;
   try {
     const out = await renderCard(task.post, new Map(task.assets), task.options);
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength);
     send({ id: task.id, ok: true, bytes, contentType: out.contentType } satisfies RenderReply);
   } catch (err) {
     send({ id: task.id, ok: false, error: String((err as Error)?.stack ?? err) } satisfies RenderReply);
+  } finally {
+    drawing--;
   }
+  if (drawing === 0 && v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collect?.();
 });
 // The parent going away (even by SIGKILL) closes the channel: nothing is left drawing for no one.
-process.on('disconnect', () => process.exit(0));
+// Not process.exit(): it waits for libuv's threads, and with them for a render in the engine.
+process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 send({ ready: true });

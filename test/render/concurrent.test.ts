@@ -3,7 +3,10 @@ import { test } from 'node:test';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { RenderPool, readRssMb } from '../../src/render/pool.ts';
 import { renderCard } from '../../src/render/renderer.ts';
+import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import type { Post } from '../../src/sources/post.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
+import { CRAFTED_POSTS } from '../integration/crafted-posts.ts';
 import { loadPost, mediaFromFixtures } from './support.ts';
 
 test('cards drawn at once are byte for byte the cards drawn alone', async (t) => {
@@ -58,4 +61,29 @@ test("a render process kept busy with PNG cards releases each card's pixmaps", a
   assert.deepEqual(pool.pids(), [pid], 'one render process drew every card');
   const grewMb = peak - before;
   assert.ok(grewMb < 300, `the render process's RSS grew by ${grewMb.toFixed(0)} MB over 100 cards`);
+});
+
+test("an idle render process gives a tall card's raster back at once, without being replaced", async (t) => {
+  // The 25,000-character note as PNG is a raster of about 50 MB, and its encoding more; V8 would
+  // free them at its next collection, which an idle process never starts by itself.
+  const pool = new RenderPool(1, 60_000, undefined, { memoryMb: 8192, recycleMb: Number.POSITIVE_INFINITY });
+  t.after(() => pool.close());
+  const ordinary = loadPost(SAMPLES_DIR, '1900000000000000014');
+  const r = normalizeFxTwitter(200, CRAFTED_POSTS.find((p) => p.name === 'a 25,000-character note')!.body);
+  assert.equal(r.kind, 'found');
+  const note = (r as { post: Post }).post;
+  const draw = (post: Post) => pool.run(post, new Map(), { format: 'png', theme: 'light', scale: 2 });
+  for (let i = 0; i < 4; i++) await draw(ordinary);
+  const [pid] = pool.pids();
+  const before = readRssMb(pid)!;
+  const png = await draw(note);
+  assert.ok(png.bytes.length > 5e6, 'a tall card');
+  const deadline = Date.now() + 2000;
+  let now = readRssMb(pid)!;
+  while (now > before + 50 && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    now = readRssMb(pid)!;
+  }
+  assert.deepEqual(pool.pids(), [pid], 'the same process');
+  assert.ok(now <= before + 50, `RSS ${Math.round(before)} MB before the note, ${Math.round(now)} MB 2 s after it`);
 });

@@ -88,15 +88,15 @@ export const CORPUS: Record<string, Entry> = {
   },
 };
 
-/** A corpus entry as the service would have it: FxTwitter body → normalize. */
-export function corpusPost(key: string, overrides: Partial<Entry> = {}): Post {
+/** A corpus entry as FxTwitter would send it, under post id `id`. */
+export function corpusBody(key: string, overrides: Partial<Entry> = {}, id = '1800000000000000001') {
   const e = { ...CORPUS[key], ...overrides };
-  const body = {
+  return {
     code: 200,
     message: 'OK',
     tweet: {
-      id: '1800000000000000001',
-      url: `https://x.com/${e.handle}/status/1800000000000000001`,
+      id,
+      url: `https://x.com/${e.handle}/status/${id}`,
       text: e.text,
       author: { id: '1', name: e.name, screen_name: e.handle, verification: { verified: false } },
       replies: 12,
@@ -120,7 +120,11 @@ export function corpusPost(key: string, overrides: Partial<Entry> = {}): Post {
         : {}),
     },
   };
-  const r = normalizeFxTwitter(200, body);
+}
+
+/** A corpus entry as the service would have it: FxTwitter body → normalize. */
+export function corpusPost(key: string, overrides: Partial<Entry> = {}): Post {
+  const r = normalizeFxTwitter(200, corpusBody(key, overrides));
   if (r.kind !== 'found') throw new Error(`${key}: ${r.kind}`);
   return r.post;
 }

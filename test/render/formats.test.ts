@@ -4,6 +4,9 @@ import { PNG } from 'pngjs';
 import { encodeRaster } from '../../src/render/engine-takumi.ts';
 import { buildCardTree, renderCard } from '../../src/render/renderer.ts';
 import sharp from '../../src/render/sharp-setup.ts';
+import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import type { Post } from '../../src/sources/post.ts';
+import { CRAFTED_POSTS } from '../integration/crafted-posts.ts';
 import { corpusPost } from './corpus.ts';
 
 test('JPEG and WebP are the PNG raster in other encodings', async () => {
@@ -27,5 +30,24 @@ test('JPEG and WebP are the PNG raster in other encodings', async () => {
       }
     }
     assert.ok(total / n < 3, `${format}: mean difference ${(total / n).toFixed(2)} levels`);
+  }
+});
+
+test('a card taller than the WebP or JPEG encoder takes is drawn whole at fewer device pixels, not refused', async () => {
+  // WebP's sides stop at 16,383 pixels, JPEG's at 65,535. 20,000 emoji on a narrow card are drawn
+  // at under a third of a device pixel per CSS pixel, where the engine's rounding to whole device
+  // pixels makes the card taller than its scale says.
+  const emoji = normalizeFxTwitter(200, CRAFTED_POSTS.find((p) => p.name === '20,000 emoji')!.body);
+  assert.equal(emoji.kind, 'found');
+  for (const [format, post, scale, limit] of [
+    ['webp', corpusPost('emoji', { text: `top${'\n'.repeat(600)}bottom` }), 3, 16_383],
+    ['jpeg', corpusPost('emoji', { text: `top${'\n'.repeat(4000)}bottom` }), 1, 65_535],
+    ['webp', (emoji as { post: Post }).post, 3, 16_383],
+  ] as const) {
+    const out = await renderCard(post, new Map(), { format, theme: 'light', scale, width: 300 });
+    const { width, height, format: read } = await sharp(out.bytes).metadata();
+    assert.equal(read, format);
+    assert.ok(height! <= limit && height! > limit * 0.9, `${format}: ${width}×${height}, near its limit`);
+    assert.ok(width! < 300 * scale, `${format}: drawn at fewer device pixels (${width} px wide)`);
   }
 });

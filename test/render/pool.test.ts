@@ -80,6 +80,19 @@ test('a render process past its memory limit is killed and its card fails as a r
   assert.equal((await job(pool, 'next')).split('|')[0], 'next', 'a fresh process draws the next card');
 });
 
+test('a process whose memory peaked above recycleMb is replaced once idle, even when it gave the memory back', async (t) => {
+  const pool = new RenderPool(1, 30_000, SCRIPT, { memoryMb: 1024, recycleMb: 160 });
+  t.after(() => pool.close());
+  const [first, , ordinaryPid] = (await job(pool, 'ordinary')).split('|');
+  assert.equal(first, 'ordinary');
+  assert.equal((await job(pool, 'ordinary')).split('|')[2], ordinaryPid, 'an ordinary card keeps its process');
+  const [rss, , spikePid] = (await job(pool, 'spike')).split('|');
+  assert.equal(spikePid, ordinaryPid);
+  assert.ok(Number(rss) < 160, `the process gave the memory back (${rss} MB) before it answered`);
+  await waitFor(() => readRssMb(Number(spikePid)) === null, 2000, 'the process that peaked is gone within 2 s');
+  assert.notEqual((await job(pool, 'next')).split('|')[2], spikePid, 'a fresh process draws the next card');
+});
+
 async function waitFor(ok: () => boolean, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!ok()) {

@@ -2,6 +2,8 @@
 // "hang" never answers, "fail" answers with an error, "crash" throws out of the worker; anything
 // else answers after `delay` ms with the text and how many jobs this worker held at once.
 // "young" answers with the size its young generation grows to under a render-like load (MB).
+// "spike" takes 200 MB, gives it back and answers with its RSS then (MB).
+import fs from 'node:fs';
 import v8 from 'node:v8';
 
 function growYoungGeneration() {
@@ -31,6 +33,19 @@ process.on('message', async (task) => {
     return;
   }
   if (text === 'crash') throw new Error('worker crashed');
+  if (text === 'spike') {
+    // Filled, so every page is resident; unreachable once the call returns.
+    Buffer.alloc(200 << 20, 1);
+    globalThis.gc();
+    const rss = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
+    held--;
+    return process.send({
+      id: task.id,
+      ok: true,
+      bytes: new TextEncoder().encode(`${rss}|1|${process.pid}`),
+      contentType: 'text/plain',
+    });
+  }
   if (text === 'young') {
     const bytes = new TextEncoder().encode(String(growYoungGeneration()));
     return process.send({ id: task.id, ok: true, bytes, contentType: 'text/plain' });

@@ -1,0 +1,64 @@
+// Posts crafted to make a render as costly as it can be, as FxTwitter bodies, and a real-sized
+// 25,000-character note. The runaway-render test and bench/render-memory.ts serve them through
+// the fixture upstream.
+
+const PARA =
+  'Long posts on X can run to twenty-five thousand characters, and people use every one of them: ' +
+  'threads folded into one post, essays, changelogs, transcripts. A renderer has to lay all of it out. ';
+
+/** Prose of `chars` characters in paragraphs, as a long note reads. */
+export function note(chars: number): string {
+  let s = '';
+  for (let i = 0; s.length < chars; i++) s += i % 4 === 3 ? `${PARA.trim()}\n\n` : PARA;
+  return s.slice(0, chars);
+}
+
+function fxBody(id: string, text: string, extra: Record<string, unknown> = {}) {
+  return {
+    code: 200,
+    tweet: {
+      id,
+      text,
+      author: { name: 'Crafted', screen_name: 'crafted' },
+      created_timestamp: 1700000000,
+      is_note_tweet: true,
+      ...extra,
+    },
+  };
+}
+
+export interface CraftedPost {
+  name: string;
+  id: string;
+  body: unknown;
+}
+
+export const CRAFTED_POSTS: CraftedPost[] = [
+  {
+    name: '100,000 characters of text',
+    id: '1900000000000040001',
+    body: fxBody('1900000000000040001', 'x '.repeat(50_000)),
+  },
+  {
+    name: 'a 5,000-choice poll',
+    id: '1900000000000040002',
+    body: fxBody('1900000000000040002', 'Pick one', {
+      poll: { choices: Array.from({ length: 5000 }, (_, i) => ({ label: `choice ${i}`, count: i })), total_votes: 1 },
+    }),
+  },
+  {
+    name: '20,000 emoji',
+    id: '1900000000000040003',
+    body: fxBody('1900000000000040003', '😀'.repeat(20_000)),
+  },
+  {
+    name: '50,000 line breaks',
+    id: '1900000000000040004',
+    body: fxBody('1900000000000040004', `a${'\n'.repeat(50_000)}b`),
+  },
+  {
+    name: 'a 25,000-character note',
+    id: '1900000000000040005',
+    body: fxBody('1900000000000040005', note(25_000)),
+  },
+];
