@@ -80,10 +80,11 @@ test("an idle render process gives a tall card's raster back at once, without be
   assert.ok(png.bytes.length > 5e6, 'a tall card');
   const deadline = Date.now() + 2000;
   let now = readRssMb(pid)!;
-  while (now > before + 50 && Date.now() < deadline) {
+  // Issue #18's bound: back within 100 MB of the level before, within 2 s.
+  while (now > before + 100 && Date.now() < deadline) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     now = readRssMb(pid)!;
   }
   assert.deepEqual(pool.pids(), [pid], 'the same process');
-  assert.ok(now <= before + 50, `RSS ${Math.round(before)} MB before the note, ${Math.round(now)} MB 2 s after it`);
+  assert.ok(now <= before + 100, `RSS ${Math.round(before)} MB before the note, ${Math.round(now)} MB 2 s after it`);
 });
