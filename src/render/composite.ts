@@ -1,4 +1,4 @@
-// Lays a card's raster over a container's scanlines (straight alpha, "source over").
+// Lays a card's raster over a container's pixels (straight alpha, "source over").
 import type { Raster } from './engine-takumi.ts';
 
 /** Straight-alpha "over" of one pixel: src at `s` in `src`, onto dst at `d` in `dst`. */
@@ -23,8 +23,8 @@ function blendRun(card: Raster, s: number, rows: Buffer, d: number, pixels: numb
 }
 
 /**
- * Lays `card` over scanlines (`rowBytes` each, filter byte first) with its top left at device
- * pixel (x, y) of the rows. The card is an opaque rounded rectangle (the themes' colours are
+ * Lays `card` over RGBA rows (`rowBytes` each) with its top left at device pixel (x, y) of the
+ * rows. The card is an opaque rounded rectangle (the themes' colours are
  * opaque): only its corners, `corner` pixels square, its side columns and its last rows (a
  * height that is not whole device pixels) can show what is below; the rest is copied.
  */
@@ -34,7 +34,7 @@ export function layOver(rows: Buffer, rowBytes: number, card: Raster, x: number,
   const EDGE = 2;
   for (let r = 0; r < card.height; r++) {
     const s = r * stride;
-    const d = (y + r) * rowBytes + 1 + x * 4;
+    const d = (y + r) * rowBytes + x * 4;
     if (r >= card.height - EDGE) {
       blendRun(card, s, rows, d, card.width);
       continue;

@@ -1,14 +1,15 @@
 // A card on its container as PNG. The engine draws the card alone, exactly as for a plain card,
 // and the container once per size and fill, which is kept with its rows already deflated; the
-// card is laid on it here, and a request deflates only the rows the card covers. So the container
-// costs little more than the plain card (npm run bench compares them).
+// card is laid on it here, and a request deflates only the rows the card covers, with the same
+// fast deflate as a plain card. So the container costs little more than the plain card (npm run
+// bench compares them).
 import { ByteLru } from '../util/byte-lru.ts';
 import { writeScanlines } from '../util/png-encode.ts';
 import { backgroundTree, planCanvas, type CanvasPlan } from './canvas.ts';
 import { layOver } from './composite.ts';
 import { rasterize, type EngineCard } from './engine-takumi.ts';
 import type { RenderOptionsFull } from './options.ts';
-import { assembleRowPieces, deflateRows, deflateRowsInParts, type DeflatedRows } from './png-bands.ts';
+import { assembleRowPieces, deflatePixelRowsInParts, deflateRows, type DeflatedRows } from './png-bands.ts';
 import type { ImageBytes } from './tree.ts';
 
 /** Background rows are deflated and kept in groups of this many. */
@@ -17,12 +18,12 @@ const GROUP_ROWS = 32;
 interface Background {
   width: number;
   height: number;
-  scanlines: Buffer;
+  rgba: Buffer;
   groups: Array<Promise<DeflatedRows> | undefined>;
 }
 
-// A 4:5 container at 2x is about 7 MB of scanlines: a few sizes and fills are kept.
-const backgrounds = new ByteLru<Background>(32 << 20, (b) => b.scanlines.length);
+// A 4:5 container at 2x is about 7 MB of pixels: a few sizes and fills are kept.
+const backgrounds = new ByteLru<Background>(32 << 20, (b) => b.rgba.length);
 
 async function backgroundOf(
   plan: CanvasPlan,
@@ -38,9 +39,7 @@ async function backgroundOf(
   const tree = backgroundTree(plan, height / scale, image);
   const raster = await rasterize({ tree, faces: card.faces, width: plan.width }, scale);
   if (raster.width !== width || raster.height !== height) return null;
-  const scanlines = Buffer.allocUnsafe((width * 4 + 1) * height);
-  writeScanlines(raster.rgba, width * 4, height, scanlines);
-  const background = { width, height, scanlines, groups: [] };
+  const background = { width, height, rgba: raster.rgba, groups: [] };
   backgrounds.set(key, background);
   return background;
 }
@@ -59,9 +58,13 @@ function giveBack(buffer: Buffer): void {
 }
 
 function groupOf(bg: Background, g: number): Promise<DeflatedRows> {
-  const rowBytes = bg.width * 4 + 1;
-  const end = Math.min(bg.height, (g + 1) * GROUP_ROWS);
-  bg.groups[g] ??= deflateRows(bg.scanlines.subarray(g * GROUP_ROWS * rowBytes, end * rowBytes));
+  if (!bg.groups[g]) {
+    const rowBytes = bg.width * 4;
+    const rows = Math.min(bg.height, (g + 1) * GROUP_ROWS) - g * GROUP_ROWS;
+    const scanlines = Buffer.allocUnsafe((rowBytes + 1) * rows);
+    writeScanlines(bg.rgba.subarray(g * GROUP_ROWS * rowBytes), rowBytes, rows, scanlines);
+    bg.groups[g] = deflateRows(scanlines);
+  }
   return bg.groups[g];
 }
 
@@ -89,11 +92,11 @@ export async function renderContainerPng(
   if (!bg) return null;
 
   // The rows the card covers, widened to whole groups: copied from the background, card laid on.
-  const rowBytes = width * 4 + 1;
+  const rowBytes = width * 4;
   const first = Math.floor(y / GROUP_ROWS);
   const last = Math.ceil((y + drawn.height) / GROUP_ROWS);
   const start = first * GROUP_ROWS;
-  const rows = bg.scanlines.subarray(start * rowBytes, Math.min(height, last * GROUP_ROWS) * rowBytes);
+  const rows = bg.rgba.subarray(start * rowBytes, Math.min(height, last * GROUP_ROWS) * rowBytes);
   const buffer = takeBuffer(rows.length);
   const middle = buffer.subarray(0, rows.length);
   rows.copy(middle);
@@ -103,7 +106,7 @@ export async function renderContainerPng(
   try {
     const pieces = await Promise.all([
       ...Array.from({ length: first }, (_, g) => groupOf(bg, g)),
-      deflateRowsInParts(middle, rowBytes, 2),
+      deflatePixelRowsInParts(middle, width, 2),
       ...Array.from({ length: Math.max(0, groups - last) }, (_, i) => groupOf(bg, last + i)),
     ]);
     return assembleRowPieces(width, height, pieces.flat());

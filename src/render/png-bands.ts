@@ -2,8 +2,9 @@
 // raw deflate ending on a byte boundary (a sync flush), so pieces made at different times, such as
 // a container's background rows deflated once and kept, can be put one after the other; the
 // stream's checksum is combined from the pieces' own.
+import { CompressionType, FilterType, Transformer } from '@napi-rs/image';
 import { constants, createDeflate } from 'node:zlib';
-import { assemblePng } from '../util/png-encode.ts';
+import { assemblePng, writeScanlines } from '../util/png-encode.ts';
 
 /** Scanlines deflated on their own: not final, byte-aligned, with the Adler-32 of the scanlines. */
 export interface DeflatedRows {
@@ -50,6 +51,101 @@ export function deflateRowsInParts(scanlines: Buffer, rowBytes: number, parts: n
   const cuts = Array.from({ length: parts + 1 }, (_, i) => Math.round((rows * i) / parts) * rowBytes);
   const pieces = cuts.slice(1).flatMap((end, i) => (end > cuts[i] ? [scanlines.subarray(cuts[i], end)] : []));
   return Promise.all(pieces.map((piece) => deflateRows(piece)));
+}
+
+// fdeflate (image-rs's fast encoder) writes one final block with a fixed Huffman table: these are
+// its first bytes, and 0x8ff its end-of-block code, 12 bits read from the low bit first.
+const FDEFLATE_START = Buffer.from([237, 192, 3, 160, 36, 89]);
+const FDEFLATE_END = 0x8ff;
+const END_BITS = 12;
+// An empty stored block's length and its complement: after its three header bits, all zero, and
+// padding to a byte, the stream continues on a byte boundary.
+const EMPTY_STORED = Buffer.from([0x00, 0x00, 0xff, 0xff]);
+
+/** `bits` bits of `data` from bit `at`, low bit first. */
+function readBits(data: Buffer, at: number, bits: number): number {
+  let value = 0;
+  for (let i = 0; i < bits; i++) value |= ((data[(at + i) >> 3] >> ((at + i) & 7)) & 1) << i;
+  return value;
+}
+
+/**
+ * The raw deflate of a zlib stream made by the image-rs encoder, turned into a piece to join
+ * (not final, ending on a byte boundary), or null when it is not of a shape known here.
+ */
+export function joinableDeflate(zlib: Buffer): Buffer | null {
+  const raw = zlib.subarray(2, zlib.length - 4);
+  if (raw.subarray(0, FDEFLATE_START.length).equals(FDEFLATE_START)) {
+    // The end-of-block code's last bit is 1 and the padding after it 0: the last 1 bit ends it.
+    let last = raw.length - 1;
+    while (last >= 0 && raw[last] === 0) last--;
+    if (last < 0) return null;
+    const end = last * 8 + (31 - Math.clz32(raw[last])) + 1;
+    if (end < END_BITS || readBits(raw, end - END_BITS, END_BITS) !== FDEFLATE_END) return null;
+    const out = Buffer.alloc(Math.ceil((end + 3) / 8) + EMPTY_STORED.length);
+    raw.copy(out, 0, 0, last + 1);
+    out[0] &= 0xfe; // not the final block
+    EMPTY_STORED.copy(out, out.length - EMPTY_STORED.length);
+    return out;
+  }
+  // Data it cannot compress it stores: byte-aligned blocks of a one-byte header, LEN and NLEN.
+  for (let at = 0; at + 5 <= raw.length; ) {
+    const header = raw[at];
+    const length = raw.readUInt16LE(at + 1);
+    if ((header & 0xfe) !== 0 || raw.readUInt16LE(at + 3) !== (~length & 0xffff)) return null;
+    const next = at + 5 + length;
+    if (header & 1) {
+      if (next !== raw.length) return null;
+      const out = Buffer.from(raw);
+      out[at] = 0;
+      return out;
+    }
+    at = next;
+  }
+  return null;
+}
+
+/** The zlib stream of a PNG: its IDAT chunks' data, joined. */
+export function idatOf(png: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  for (let at = 8; at + 8 <= png.length; ) {
+    const length = png.readUInt32BE(at);
+    if (png.toString('latin1', at + 4, at + 8) === 'IDAT') parts.push(png.subarray(at + 8, at + 8 + length));
+    at += 12 + length;
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * Deflates RGBA rows into a piece to join by the image-rs encoder (fdeflate, about twice zlib's
+ * speed), with the Sub filter, which needs no row above: the piece can follow any rows. A stream
+ * of a shape not known here is deflated again by zlib.
+ */
+export async function deflatePixelRows(rgba: Buffer, width: number, rows: number): Promise<DeflatedRows> {
+  const png = await Transformer.fromRgbaPixels(rgba, width, rows).png({
+    compressionType: CompressionType.Fast,
+    filterType: FilterType.Sub,
+  });
+  const zlib = idatOf(png);
+  const data = joinableDeflate(zlib);
+  const length = (width * 4 + 1) * rows;
+  if (data) return { data, adler: zlib.readUInt32BE(zlib.length - 4), length };
+  const scanlines = Buffer.allocUnsafe(length);
+  writeScanlines(rgba, width * 4, rows, scanlines);
+  return deflateRows(scanlines);
+}
+
+/** RGBA rows deflated in `parts` pieces cut at row boundaries, at once: on separate threads. */
+export function deflatePixelRowsInParts(rgba: Buffer, width: number, parts: number): Promise<DeflatedRows[]> {
+  const rowBytes = width * 4;
+  const rows = rgba.length / rowBytes;
+  const cuts = Array.from({ length: parts + 1 }, (_, i) => Math.round((rows * i) / parts));
+  return Promise.all(
+    cuts
+      .slice(1)
+      .flatMap((end, i) => (end > cuts[i] ? [[cuts[i], end]] : []))
+      .map(([from, to]) => deflatePixelRows(rgba.subarray(from * rowBytes, to * rowBytes), width, to - from)),
+  );
 }
 
 const ADLER_BASE = 65521;

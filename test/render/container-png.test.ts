@@ -2,13 +2,21 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { deflateSync } from 'node:zlib';
+import { CompressionType, FilterType, Transformer } from '@napi-rs/image';
 import { PNG } from 'pngjs';
 import { canvasTree, planCanvas } from '../../src/render/canvas.ts';
 import { measureCard, rasterize } from '../../src/render/engine-takumi.ts';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { defaultOptions, type RenderOptionsFull } from '../../src/render/options.ts';
 import { encodePng } from '../../src/render/png.ts';
-import { assembleRowPieces, combineAdler, deflateRowsInParts } from '../../src/render/png-bands.ts';
+import {
+  assembleRowPieces,
+  combineAdler,
+  deflatePixelRowsInParts,
+  deflateRowsInParts,
+  idatOf,
+  joinableDeflate,
+} from '../../src/render/png-bands.ts';
 import { buildCardTree, renderCard } from '../../src/render/renderer.ts';
 import type { Assets } from '../../src/render/assets.ts';
 import type { Post } from '../../src/sources/post.ts';
@@ -41,6 +49,55 @@ test('rows deflated in pieces make one PNG any decoder reads back exactly', asyn
       read.data.subarray(y * width * 4, (y + 1) * width * 4),
       scanlines.subarray(y * rowBytes + 1, (y + 1) * rowBytes),
     );
+});
+
+/** RGBA rows a card might hold: smooth colour with sharp-edged marks; fdeflate compresses them. */
+function smoothRows(width: number, height: number, seed: number): Buffer {
+  const out = Buffer.alloc(width * height * 4);
+  for (let y = 0; y < height; y++)
+    for (let x = 0; x < width; x++) {
+      const i = (y * width + x) * 4;
+      const mark = (x * 7 + y * 3 + seed) % 29 < 3;
+      out[i] = mark ? 20 : (x + seed) & 255;
+      out[i + 1] = mark ? 30 : (y * 2) & 255;
+      out[i + 2] = mark ? 40 : 200;
+      out[i + 3] = 255;
+    }
+  return out;
+}
+
+test('fast-deflated pixel rows, compressed or stored, join after any rows and read back exactly', async () => {
+  const width = 301;
+  const smooth = smoothRows(width, 70, 5);
+  const noisy = randomBytes(width * 4 * 30);
+  // Both shapes the fast encoder writes are joined as they are, not deflated again.
+  for (const rgba of [smooth, noisy]) {
+    const png = await Transformer.fromRgbaPixels(rgba, width, rgba.length / (width * 4)).png({
+      compressionType: CompressionType.Fast,
+      filterType: FilterType.Sub,
+    });
+    assert.ok(joinableDeflate(idatOf(png)), 'the stream is joined as it is');
+  }
+  // Rows above each piece differ from the piece's own, so a filter that looked up would show.
+  const above = randomBytes(width * 4 * 9);
+  const aboveScanlines = Buffer.alloc((width * 4 + 1) * 9);
+  for (let y = 0; y < 9; y++) above.copy(aboveScanlines, y * (width * 4 + 1) + 1, y * width * 4, (y + 1) * width * 4);
+  const pieces = [
+    ...(await deflateRowsInParts(aboveScanlines, width * 4 + 1, 1)),
+    ...(await deflatePixelRowsInParts(smooth, width, 2)),
+    ...(await deflatePixelRowsInParts(noisy, width, 3)),
+    ...(await deflatePixelRowsInParts(smoothRows(width, 1, 9), width, 1)),
+  ];
+  const whole = Buffer.concat([above, smooth, noisy, smoothRows(width, 1, 9)]);
+  const height = whole.length / (width * 4);
+  const read = PNG.sync.read(assembleRowPieces(width, height, pieces)); // checks the Adler-32
+  assert.equal(read.height, height);
+  assert.ok(read.data.equals(whole), 'every pixel as written');
+});
+
+test('a stream of a shape not known is not joined', () => {
+  const zlib = deflateSync(smoothRows(40, 10, 1));
+  assert.equal(joinableDeflate(zlib), null);
 });
 
 const GRADIENT = 'linear-gradient(135deg, #ff5f6d 0%, #ffc371 100%)';
