@@ -176,7 +176,8 @@ export class RenderPool {
           contentType: m.contentType,
         });
       else entry.job.reject(new Error(m.error));
-      if (slot.jobs.size === 0) this.idle(slot);
+      // After the answer has gone on: reading /proc is not on any request's path.
+      if (slot.jobs.size === 0) setImmediate(() => this.idle(slot));
       this.dispatch();
     });
     child.on('exit', (code, signal) => {
@@ -222,6 +223,7 @@ export class RenderPool {
    * arenas, engine caches, rasters not yet collected), and the kernel's peak misses no spike.
    */
   private idle(slot: Slot): void {
+    if (slot.dropped || slot.jobs.size > 0) return;
     if (slot.watch) clearInterval(slot.watch);
     slot.watch = null;
     slot.child.channel?.unref();
