@@ -18,14 +18,16 @@ import { SAMPLES_DIR, SHARED_FIXTURES } from '../fixtures.ts';
 import { REDIS_URL } from '../scaled.ts';
 
 const TIMEOUT = 400;
+// For tests that are not about timing: a first fetch on a loaded CI machine can take over 400 ms.
+const RELAXED = 10_000;
 
-async function setup(t: { after(fn: () => Promise<void>): void }, ttlMs = 60_000) {
+async function setup(t: { after(fn: () => Promise<void>): void }, ttlMs = 60_000, timeoutMs = TIMEOUT) {
   const fixture = await startFixtureServer({ roots: [SAMPLES_DIR, SHARED_FIXTURES] });
   t.after(() => fixture.close());
   const service = new PostService(
     [
-      new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, TIMEOUT),
-      new SyndicationSource(fixture.env.POSTSHOT_SYNDICATION_URL, TIMEOUT),
+      new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, timeoutMs),
+      new SyndicationSource(fixture.env.POSTSHOT_SYNDICATION_URL, timeoutMs),
     ],
     new MemoryPostCache(systemClock),
     new MemorySingleFlight(),
@@ -35,7 +37,7 @@ async function setup(t: { after(fn: () => Promise<void>): void }, ttlMs = 60_000
 }
 
 test('FxTwitter first; syndication when FxTwitter fails; cached afterwards', async (t) => {
-  const { fixture, service } = await setup(t);
+  const { fixture, service } = await setup(t, 60_000, RELAXED);
   const fx = await service.getPost('1900000000000000003');
   assert.equal(fx.kind === 'found' && fx.post.source, 'fxtwitter');
   assert.equal(fixture.count('syndication', '1900000000000000003'), 0);
@@ -49,7 +51,7 @@ test('FxTwitter first; syndication when FxTwitter fails; cached afterwards', asy
 });
 
 test('a "not found" from the first source is final', async (t) => {
-  const { fixture, service } = await setup(t);
+  const { fixture, service } = await setup(t, 60_000, RELAXED);
   const r = await service.getPost('1234567890123');
   assert.equal(r.kind, 'not_found');
   assert.equal(fixture.count('syndication', '1234567890123'), 0);
@@ -97,7 +99,7 @@ test('every source timing out is a timeout; FxTwitter faults fall through to syn
 });
 
 test('single-flight: 50 concurrent requests for one post make one upstream request', async (t) => {
-  const { fixture, service } = await setup(t);
+  const { fixture, service } = await setup(t, 60_000, RELAXED);
   fixture.setFault('1900000000000000013', { delayMs: 100 }, 'fxtwitter');
   const results = await Promise.all(Array.from({ length: 50 }, () => service.getPost('1900000000000000013')));
   assert.ok(results.every((r) => r.kind === 'found'));
@@ -156,7 +158,7 @@ async function assertLateCallerReadsTheCache(
 test('single-flight: a caller whose cache miss came before a load finished does not load again (one process)', async (t) => {
   const fixture = await startFixtureServer({ roots: [SAMPLES_DIR] });
   t.after(() => fixture.close());
-  const sources = [new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, TIMEOUT)];
+  const sources = [new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, RELAXED)];
   const { cache, firstMissed, release } = holdFirstMiss(new MemoryPostCache(systemClock));
   const service = new PostService(sources, cache, new MemorySingleFlight(), 60_000);
   await assertLateCallerReadsTheCache(fixture, service, service, firstMissed, release);
@@ -165,7 +167,7 @@ test('single-flight: a caller whose cache miss came before a load finished does 
 test('single-flight: a caller whose cache miss came before a load finished does not load again (two instances on Redis)', async (t) => {
   const fixture = await startFixtureServer({ roots: [SAMPLES_DIR] });
   t.after(() => fixture.close());
-  const sources = [new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, TIMEOUT)];
+  const sources = [new FxTwitterSource(fixture.env.POSTSHOT_FXTWITTER_URL, RELAXED)];
   const prefix = `t:${randomBytes(6).toString('hex')}:`;
   const clients = [createRedis(REDIS_URL), createRedis(REDIS_URL)];
   t.after(async () => {
