@@ -7,6 +7,7 @@
 //   2. HTTP throughput and p50/p99 at concurrency 8 for PNG screenshots and Markdown, quota on;
 //   3. the same posts screenshotted by headless Chromium from our HTML at the same pixel size;
 //   4. the service's peak memory (PSS and summed RSS), and its CPU time per request under load (all threads).
+// Every request is made a few times before anything is timed (warm).
 // Results are printed and written to bench/results/<time>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -180,6 +181,13 @@ async function main() {
         })
         .on('error', reject);
     });
+
+  // Warm: the service's own code has run only the render processes' warm-up so far, and the
+  // first few hundred requests run it before V8 has optimized it. Every request the latencies
+  // below make, a few times over, first.
+  for (let round = 0; round < 5; round++)
+    for (const id of Object.values(POSTS))
+      for (const format of ['svg', 'png', 'html']) await get(`/api/v1/screenshot/${id}?format=${format}`);
 
   // 1. Render latency through the service (render cache off, upstream and media caches warm).
   const latency: Record<string, Record<string, { p50: number; p95: number }>> = {};
