@@ -23,25 +23,40 @@ function blendRun(card: Raster, s: number, rows: Buffer, d: number, pixels: numb
 }
 
 /**
- * Lays `card` over RGBA rows (`rowBytes` each) with its top left at device pixel (x, y) of the
- * rows. The card is an opaque rounded rectangle (the themes' colours are
- * opaque): only its corners, `corner` pixels square, its side columns and its last rows (a
- * height that is not whole device pixels) can show what is below; the rest is copied.
+ * Writes into `out` the RGBA rows of `background` (`rowBytes` each, as many as `out` holds) with
+ * `card` laid over, its top left at device pixel (x, y) of the rows. The card is an opaque rounded
+ * rectangle (the themes' colours are opaque): only its corners, `corner` pixels square, its side
+ * columns and its last rows (a height that is not whole device pixels) can show what is below, so
+ * only there and around the card is the background copied; the rest is the card's own pixels.
  */
-export function layOver(rows: Buffer, rowBytes: number, card: Raster, x: number, y: number, corner: number): void {
+export function layOver(
+  background: Buffer,
+  out: Buffer,
+  rowBytes: number,
+  card: Raster,
+  x: number,
+  y: number,
+  corner: number,
+): void {
   const stride = card.width * 4;
   const side = Math.min(corner, Math.ceil(card.width / 2));
   const EDGE = 2;
-  for (let r = 0; r < card.height; r++) {
-    const s = r * stride;
-    const d = (y + r) * rowBytes + x * 4;
-    if (r >= card.height - EDGE) {
-      blendRun(card, s, rows, d, card.width);
+  const rows = out.length / rowBytes;
+  for (let row = 0; row < rows; row++) {
+    const start = row * rowBytes;
+    const r = row - y;
+    if (r < 0 || r >= card.height || r >= card.height - EDGE) {
+      background.copy(out, start, start, start + rowBytes);
+      if (r >= 0 && r < card.height) blendRun(card, r * stride, out, start + x * 4, card.width);
       continue;
     }
+    const s = r * stride;
+    const d = start + x * 4;
     const blended = r < corner || r >= card.height - corner ? side : Math.min(EDGE, side);
-    blendRun(card, s, rows, d, blended);
-    card.rgba.copy(rows, d + blended * 4, s + blended * 4, s + stride - blended * 4);
-    blendRun(card, s + stride - blended * 4, rows, d + stride - blended * 4, blended);
+    background.copy(out, start, start, d + blended * 4);
+    background.copy(out, d + stride - blended * 4, d + stride - blended * 4, start + rowBytes);
+    blendRun(card, s, out, d, blended);
+    card.rgba.copy(out, d + blended * 4, s + blended * 4, s + stride - blended * 4);
+    blendRun(card, s + stride - blended * 4, out, d + stride - blended * 4, blended);
   }
 }

@@ -13,7 +13,7 @@ import { assembleRowPieces, deflatePixelRowsInParts, deflateRows, type DeflatedR
 import type { ImageBytes } from './tree.ts';
 
 /** Background rows are deflated and kept in groups of this many. */
-const GROUP_ROWS = 32;
+const GROUP_ROWS = 16;
 
 interface Background {
   width: number;
@@ -91,7 +91,7 @@ export async function renderContainerPng(
   const bg = await backgroundOf(plan, card, width, height, scale, image);
   if (!bg) return null;
 
-  // The rows the card covers, widened to whole groups: copied from the background, card laid on.
+  // The rows the card covers, widened to whole groups: the background's, with the card laid on.
   const rowBytes = width * 4;
   const first = Math.floor(y / GROUP_ROWS);
   const last = Math.ceil((y + drawn.height) / GROUP_ROWS);
@@ -99,8 +99,7 @@ export async function renderContainerPng(
   const rows = bg.rgba.subarray(start * rowBytes, Math.min(height, last * GROUP_ROWS) * rowBytes);
   const buffer = takeBuffer(rows.length);
   const middle = buffer.subarray(0, rows.length);
-  rows.copy(middle);
-  layOver(middle, rowBytes, drawn, x, y - start, Math.ceil(o.borderRadius * scale * Math.min(1, plan.scale)) + 2);
+  layOver(rows, middle, rowBytes, drawn, x, y - start, Math.ceil(o.borderRadius * scale * Math.min(1, plan.scale)) + 2);
 
   const groups = Math.ceil(height / GROUP_ROWS);
   try {
