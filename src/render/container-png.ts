@@ -4,12 +4,17 @@
 // fast deflate as a plain card. So the container costs little more than the plain card (npm run
 // bench compares them).
 import { ByteLru } from '../util/byte-lru.ts';
-import { writeScanlines } from '../util/png-encode.ts';
 import { backgroundTree, planCanvas, type CanvasPlan } from './canvas.ts';
 import { layOver } from './composite.ts';
 import { rasterize, type EngineCard } from './engine-takumi.ts';
 import type { RenderOptionsFull } from './options.ts';
-import { assembleRowPieces, deflatePixelRowsInParts, deflateRows, type DeflatedRows } from './png-bands.ts';
+import {
+  assembleRowPieces,
+  deflatePixelRowsInParts,
+  deflateRows,
+  type DeflatedRows,
+  writeSubScanlines,
+} from './png-bands.ts';
 import type { ImageBytes } from './tree.ts';
 
 /** Background rows are deflated and kept in groups of this many. */
@@ -62,8 +67,9 @@ function groupOf(bg: Background, g: number): Promise<DeflatedRows> {
     const rowBytes = bg.width * 4;
     const rows = Math.min(bg.height, (g + 1) * GROUP_ROWS) - g * GROUP_ROWS;
     const scanlines = Buffer.allocUnsafe((rowBytes + 1) * rows);
-    writeScanlines(bg.rgba.subarray(g * GROUP_ROWS * rowBytes), rowBytes, rows, scanlines);
-    bg.groups[g] = deflateRows(scanlines);
+    writeSubScanlines(bg.rgba.subarray(g * GROUP_ROWS * rowBytes), bg.width, rows, scanlines);
+    // Deflated once and kept: worth zlib's default level, for a smaller answer every time.
+    bg.groups[g] = deflateRows(scanlines, 6);
   }
   return bg.groups[g];
 }

@@ -135,6 +135,22 @@ export async function deflatePixelRows(rgba: Buffer, width: number, rows: number
   return deflateRows(scanlines);
 }
 
+/**
+ * RGBA rows as scanlines with the Sub filter (each byte less the same channel of the pixel to its
+ * left), which needs no row above: a smooth fill such as a gradient becomes runs of small values
+ * that deflate to a fraction of the unfiltered size, wherever the rows are joined.
+ */
+export function writeSubScanlines(rgba: Buffer, width: number, rows: number, out: Buffer): void {
+  const stride = width * 4;
+  for (let y = 0; y < rows; y++) {
+    const s = y * stride;
+    const d = y * (stride + 1);
+    out[d] = 1;
+    for (let i = 0; i < 4; i++) out[d + 1 + i] = rgba[s + i];
+    for (let i = 4; i < stride; i++) out[d + 1 + i] = (rgba[s + i] - rgba[s + i - 4]) & 0xff;
+  }
+}
+
 /** RGBA rows deflated in `parts` pieces cut at row boundaries, at once: on separate threads. */
 export function deflatePixelRowsInParts(rgba: Buffer, width: number, parts: number): Promise<DeflatedRows[]> {
   const rowBytes = width * 4;
