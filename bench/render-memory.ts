@@ -13,7 +13,6 @@
 // "post: request" contains it.
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { createAccountWithKey } from '../src/auth/admin.ts';
@@ -22,6 +21,7 @@ import { openAccountStore } from '../src/container.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { CRAFTED_POSTS } from '../test/integration/crafted-posts.ts';
 import { CORPUS, corpusBody } from '../test/render/corpus.ts';
+import { freePort, waitUntilOk } from '../test/free-port.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const SAMPLES = path.join(REPO, 'samples');
@@ -123,14 +123,6 @@ function rssNow(root: number): { service: number; render: number } {
   return { service, render };
 }
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) * p)];
 const mb = (n: number) => `${Math.round(n)}`;
 
@@ -168,16 +160,7 @@ const service: ChildProcess = spawn(path.join(REPO, 'bin', 'postshot.js'), ['ser
   stdio: ['ignore', 'ignore', 'inherit'],
 });
 const base = `http://127.0.0.1:${port}`;
-for (let i = 0; i < 300; i++) {
-  if (
-    await fetch(`${base}/healthz`).then(
-      (r) => r.ok,
-      () => false,
-    )
-  )
-    break;
-  await new Promise((r) => setTimeout(r, 100));
-}
+await waitUntilOk(`${base}/healthz`);
 const root = service.pid!;
 service.on('exit', (code, signal) => console.log(`the service exited: ${signal ?? code}`));
 

@@ -19,6 +19,7 @@ import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
+import { freePort, waitUntilOk } from '../test/free-port.ts';
 import { type LoadRequest, runLoad } from './load.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
@@ -40,16 +41,6 @@ function percentile(values: number[], p: number): number {
 
 const round = (n: number) => Math.round(n * 10) / 10;
 
-async function freePort(): Promise<number> {
-  const net = await import('node:net');
-  return new Promise((resolve) => {
-    const s = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as import('node:net').AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 async function startService(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
   // Started as `npm start` starts it: through the executable, whose first line sets the allocator.
@@ -58,16 +49,7 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
-    if (
-      await fetch(`${url}/readyz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { url, child };
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  if (await waitUntilOk(`${url}/readyz`, 200)) return { url, child };
   throw new Error('service did not start');
 }
 

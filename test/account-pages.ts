@@ -1,7 +1,8 @@
 // Helpers for the account pages tests: a listening app with a real SMTP server, and the mails it sends.
 import type { TestContext } from 'node:test';
 import { build, type BuildTestOptions, type Harness } from './helper.ts';
-import { freePort, startSmtp, type ReceivedMail, type TestSmtp } from './smtp.ts';
+import { freePort } from './free-port.ts';
+import { startSmtp, type ReceivedMail, type TestSmtp } from './smtp.ts';
 
 export interface PagesHarness extends Harness {
   url: string;

@@ -11,7 +11,7 @@ import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { REPO_DIR, SAMPLES_DIR } from './fixtures.ts';
 import { makeTempDir } from './helper.ts';
 import { scaledBackends } from './scaled.ts';
-import { freePort } from './smtp.ts';
+import { freePort } from './free-port.ts';
 
 export interface Instance {
   url: string;

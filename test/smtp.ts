@@ -1,4 +1,4 @@
-import net from 'node:net';
+import { freePort } from './free-port.ts';
 import { SMTPServer } from 'smtp-server';
 
 export interface ReceivedMail {
@@ -27,17 +27,6 @@ function decodeQuotedPrintable(raw: string): string {
     } else bytes.push(...Buffer.from(joined[i]));
   }
   return Buffer.from(bytes).toString('utf8');
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }
 
 /** A real SMTP server on loopback that keeps what it accepts. */

@@ -10,7 +10,8 @@ import { SAMPLES_DIR } from '../fixtures.ts';
 import { makeTempDir } from '../helper.ts';
 import { launchChromium } from '../render/chromium.ts';
 import { scaledBackends } from '../scaled.ts';
-import { freePort, startSmtp } from '../smtp.ts';
+import { freePort } from '../free-port.ts';
+import { startSmtp } from '../smtp.ts';
 
 // Two instances on one PostgreSQL + Redis: a browser (whose cookies, like behind one load
 // balancer, go to both) signs in on one and revokes on the other.

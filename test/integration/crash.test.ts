@@ -9,7 +9,7 @@ import { openAccountStore } from '../../src/container.ts';
 import { startFixtureServer } from '../../src/sources/fixture-server.ts';
 import { REPO_DIR, SAMPLES_DIR } from '../fixtures.ts';
 import { makeTempDir } from '../helper.ts';
-import { freePort } from '../smtp.ts';
+import { freePort } from '../free-port.ts';
 
 async function start(env: Record<string, string>, port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'serve'], {

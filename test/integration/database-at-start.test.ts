@@ -16,7 +16,7 @@ import { SAMPLES_DIR } from '../fixtures.ts';
 import { makeTempDir } from '../helper.ts';
 import { PG_URL } from '../scaled.ts';
 import { logLines, startServe } from '../serve-process.ts';
-import { freePort } from '../smtp.ts';
+import { freePort } from '../free-port.ts';
 import { startTcpProxy, type TcpProxy } from '../tcp-proxy.ts';
 
 // PostgreSQL not there when the service starts (a proxy in front of it refuses every connection

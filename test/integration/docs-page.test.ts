@@ -1,18 +1,10 @@
 // GET /docs in headless Chromium: the reference page renders from /openapi.json with packaged
 // assets only (no request leaves the service, no CSP violation) and try-it calls the service.
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { test } from 'node:test';
 import { chromiumPath, launchChromium } from '../render/chromium.ts';
 import { build } from '../helper.ts';
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
+import { freePort } from '../free-port.ts';
 
 test('/docs renders the API reference offline under its CSP, and try-it calls the service with the key', async (t) => {
   if (!chromiumPath()) return t.skip('Chromium not installed');

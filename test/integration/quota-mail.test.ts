@@ -3,7 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { build, manualClock, type Harness } from '../helper.ts';
-import { freePort, startSmtp } from '../smtp.ts';
+import { freePort } from '../free-port.ts';
+import { startSmtp } from '../smtp.ts';
 
 const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,business=100000' };
 const POST = '1900000000000000001';

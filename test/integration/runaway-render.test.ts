@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { type TestContext, test } from 'node:test';
 import { createAccountWithKey } from '../../src/auth/admin.ts';
@@ -12,6 +11,7 @@ import { startFixtureServer } from '../../src/sources/fixture-server.ts';
 import { REPO_DIR, SAMPLES_DIR } from '../fixtures.ts';
 import { makeTempDir } from '../helper.ts';
 import { CRAFTED_POSTS, type CraftedPost } from './crafted-posts.ts';
+import { freePort, waitUntilOk } from '../free-port.ts';
 
 // Renders are bounded whatever the input: crafted posts and a real-sized 25,000-character note
 // go through the service (bin/postshot.js serve, a process of its own), and its memory and CPU
@@ -108,14 +108,6 @@ function watchPeak(root: number): () => number {
   };
 }
 
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
 /**
  * The service as deployed (bin/postshot.js serve) with one render process and the default memory
  * limit, passed as such, over the fixture upstream serving the crafted posts.
@@ -153,16 +145,7 @@ async function startService(t: TestContext) {
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (
-      await fetch(`${url}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitUntilOk(`${url}/healthz`);
   return { service, url, pid: service.pid!, memoryMb, headers: { 'x-api-key': created.value.apiKey } };
 }
 

@@ -11,7 +11,7 @@ import { startFixtureServer } from '../../src/sources/fixture-server.ts';
 import { REPO_DIR, SAMPLES_DIR } from '../fixtures.ts';
 import { makeTempDir } from '../helper.ts';
 import { startInstance, stopInstance } from '../instances.ts';
-import { freePort } from '../smtp.ts';
+import { freePort } from '../free-port.ts';
 
 // One data dir, one serve: a second serve refuses before it touches anything, and a serve that
 // cannot listen gives nothing away.

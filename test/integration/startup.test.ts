@@ -6,18 +6,11 @@ import { test } from 'node:test';
 import { makeTempDir } from '../helper.ts';
 import { PG_URL } from '../scaled.ts';
 import { logLines, startServe } from '../serve-process.ts';
+import { freePort } from '../free-port.ts';
 
 // `postshot serve` as an operator starts it (bin/postshot.js, a process of its own): a start-up
 // failure is one line on stderr and exit code 1; an unreachable Redis is a warning naming it
 // (an unreachable database too: test/integration/database-at-start.test.ts).
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 async function expectOneLine(env: Record<string, string>, pattern: RegExp): Promise<void> {
   const { child, done } = startServe(env);
