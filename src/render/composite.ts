@@ -45,7 +45,7 @@ export function layOver(
   for (let row = 0; row < rows; row++) {
     const start = row * rowBytes;
     const r = row - y;
-    if (r < 0 || r >= card.height || r >= card.height - EDGE) {
+    if (r < 0 || r >= card.height - EDGE) {
       background.copy(out, start, start, start + rowBytes);
       if (r >= 0 && r < card.height) blendRun(card, r * stride, out, start + x * 4, card.width);
       continue;

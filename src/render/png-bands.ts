@@ -42,17 +42,6 @@ export function deflateRows(scanlines: Buffer, level = 2): Promise<DeflatedRows>
   });
 }
 
-/**
- * Deflates scanlines of `stride + 1` bytes a row in `parts` pieces cut at row boundaries, at once:
- * the pieces run on separate threads.
- */
-export function deflateRowsInParts(scanlines: Buffer, rowBytes: number, parts: number): Promise<DeflatedRows[]> {
-  const rows = scanlines.length / rowBytes;
-  const cuts = Array.from({ length: parts + 1 }, (_, i) => Math.round((rows * i) / parts) * rowBytes);
-  const pieces = cuts.slice(1).flatMap((end, i) => (end > cuts[i] ? [scanlines.subarray(cuts[i], end)] : []));
-  return Promise.all(pieces.map((piece) => deflateRows(piece)));
-}
-
 // fdeflate (image-rs's fast encoder) writes one final block with a fixed Huffman table: these are
 // its first bytes, and 0x8ff its end-of-block code, 12 bits read from the low bit first.
 const FDEFLATE_START = Buffer.from([237, 192, 3, 160, 36, 89]);

@@ -64,13 +64,15 @@ interface Slot {
 const JOBS_PER_WORKER = 2;
 const WATCH_MS = 100;
 
+const STATUS_FIELDS = { VmRSS: /VmRSS:\s+(\d+) kB/, VmHWM: /VmHWM:\s+(\d+) kB/ };
+
 /**
  * Resident memory of a process in MB (VmRSS), or the most it has had (VmHWM), from Linux's /proc;
  * null elsewhere (or once it is gone).
  */
-export function readRssMb(pid: number, field: 'VmRSS' | 'VmHWM' = 'VmRSS'): number | null {
+export function readRssMb(pid: number, field: keyof typeof STATUS_FIELDS = 'VmRSS'): number | null {
   try {
-    const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = STATUS_FIELDS[field].exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) / 1024 : null;
   } catch {
     return null;

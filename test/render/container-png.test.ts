@@ -13,7 +13,7 @@ import {
   assembleRowPieces,
   combineAdler,
   deflatePixelRowsInParts,
-  deflateRowsInParts,
+  deflateRows,
   idatOf,
   joinableDeflate,
 } from '../../src/render/png-bands.ts';
@@ -42,7 +42,9 @@ test('rows deflated in pieces make one PNG any decoder reads back exactly', asyn
   const rowBytes = width * 4 + 1;
   const scanlines = randomBytes(rowBytes * height);
   for (let y = 0; y < height; y++) scanlines[y * rowBytes] = 0;
-  const png = assembleRowPieces(width, height, await deflateRowsInParts(scanlines, rowBytes, 3));
+  const cuts = [0, 7, 15, height].map((row) => row * rowBytes);
+  const pieces = await Promise.all(cuts.slice(1).map((end, i) => deflateRows(scanlines.subarray(cuts[i], end))));
+  const png = assembleRowPieces(width, height, pieces);
   const read = PNG.sync.read(png); // zlib inflate checks the stream's Adler-32
   for (let y = 0; y < height; y++)
     assert.deepEqual(
@@ -83,7 +85,7 @@ test('fast-deflated pixel rows, compressed or stored, join after any rows and re
   const aboveScanlines = Buffer.alloc((width * 4 + 1) * 9);
   for (let y = 0; y < 9; y++) above.copy(aboveScanlines, y * (width * 4 + 1) + 1, y * width * 4, (y + 1) * width * 4);
   const pieces = [
-    ...(await deflateRowsInParts(aboveScanlines, width * 4 + 1, 1)),
+    await deflateRows(aboveScanlines),
     ...(await deflatePixelRowsInParts(smooth, width, 2)),
     ...(await deflatePixelRowsInParts(noisy, width, 3)),
     ...(await deflatePixelRowsInParts(smoothRows(width, 1, 9), width, 1)),
