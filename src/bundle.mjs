@@ -11,6 +11,9 @@ const SRC = path.dirname(fileURLToPath(import.meta.url));
 // Inside node_modules, so a bundle's bare imports resolve like the sources' do.
 const CACHE_DIR = path.resolve(SRC, '..', 'node_modules', '.cache', 'postshot');
 
+// Where esbuild places a bundle's files (never written there: `write: false`).
+const OUT_DIR = path.join(CACHE_DIR, 'out');
+
 /** The options every bundle is made with. */
 export const BUNDLE_OPTIONS = Object.freeze({
   bundle: true,
@@ -20,6 +23,10 @@ export const BUNDLE_OPTIONS = Object.freeze({
   packages: 'external',
   write: false,
   logLevel: 'silent',
+  outdir: OUT_DIR,
+  outExtension: { '.js': '.mjs' },
+  entryNames: '[name]',
+  chunkNames: 'chunk-[hash]',
 });
 
 // A bundle of other sources is removed once it is this old: a process still running from it (an
@@ -27,28 +34,50 @@ export const BUNDLE_OPTIONS = Object.freeze({
 const KEEP_MS = 24 * 3600_000;
 
 /**
- * Writes `code` as `<name>-<hash>.mjs` unless that file exists, removes old bundles of the same
- * name, and returns the file's URL. Written to a temporary name and renamed: a process that
- * starts meanwhile never reads half a file.
+ * Writes a bundle's files into `<name>-<hash>/` unless that folder exists, removes old bundles of
+ * the same name, and returns the URL of its `entry` file. Written to a temporary folder and
+ * renamed: a process that starts meanwhile never reads half a bundle.
  * @param {string} name
- * @param {Uint8Array} code
+ * @param {{ path: string, contents: Uint8Array }[]} files paths relative to the bundle's folder
+ * @param {string} entry
  * @returns {URL}
  */
-export function writeBundle(name, code) {
-  const file = path.join(CACHE_DIR, `${name}-${createHash('sha1').update(code).digest('hex').slice(0, 16)}.mjs`);
-  if (!fs.existsSync(file)) {
+export function writeBundle(name, files, entry) {
+  const hash = createHash('sha1');
+  for (const f of [...files].sort((a, b) => (a.path < b.path ? -1 : 1)))
+    hash.update(f.path).update('\0').update(f.contents);
+  const dir = path.join(CACHE_DIR, `${name}-${hash.digest('hex').slice(0, 16)}`);
+  if (!fs.existsSync(dir)) {
     fs.mkdirSync(CACHE_DIR, { recursive: true });
-    const tmp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, code);
-    fs.renameSync(tmp, file);
+    const tmp = `${dir}.${process.pid}.tmp`;
+    fs.rmSync(tmp, { recursive: true, force: true });
+    for (const f of files) {
+      fs.mkdirSync(path.dirname(path.join(tmp, f.path)), { recursive: true });
+      fs.writeFileSync(path.join(tmp, f.path), f.contents);
+    }
+    try {
+      fs.renameSync(tmp, dir);
+    } catch (err) {
+      // Another process wrote the same bundle first.
+      fs.rmSync(tmp, { recursive: true, force: true });
+      if (!fs.existsSync(dir)) throw err;
+    }
     for (const old of fs.readdirSync(CACHE_DIR)) {
       const other = path.join(CACHE_DIR, old);
-      if (!old.startsWith(`${name}-`) || other === file) continue;
+      if (!old.startsWith(`${name}-`) || other === dir) continue;
       const mtime = fs.statSync(other, { throwIfNoEntry: false })?.mtimeMs ?? Date.now();
-      if (Date.now() - mtime > KEEP_MS) fs.rmSync(other, { force: true });
+      if (Date.now() - mtime > KEEP_MS) fs.rmSync(other, { recursive: true, force: true });
     }
   }
-  return pathToFileURL(file);
+  return pathToFileURL(path.join(dir, entry));
+}
+
+/**
+ * The output files of a build made with `outdir: OUT_DIR`, with paths relative to it.
+ * @param {import('esbuild').OutputFile[]} outputFiles
+ */
+export function filesOf(outputFiles) {
+  return outputFiles.map((f) => ({ path: path.relative(OUT_DIR, f.path), contents: f.contents }));
 }
 
 /**
@@ -83,8 +112,11 @@ export async function bundleService() {
         ...BUNDLE_OPTIONS,
         entryPoints: [path.join(SRC, 'main.ts')],
         plugins: [keepImportMeta],
+        // A module imported only when needed (S3, PostgreSQL, Redis, the MCP SDK, the CLI's
+        // commands) stays in a chunk of its own, with its packages: one file would import them all at start.
+        splitting: true,
       });
-      return writeBundle('service', out.outputFiles[0].contents);
+      return writeBundle('service', filesOf(out.outputFiles), 'main.mjs');
     } finally {
       // esbuild answers from a service process that would otherwise stay as long as this one.
       await esbuild.stop();

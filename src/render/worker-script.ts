@@ -5,18 +5,17 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { buildSync, stop } from 'esbuild';
-import { BUNDLE_OPTIONS, writeBundle } from '../bundle.mjs';
+import { BUNDLE_OPTIONS, filesOf, writeBundle } from '../bundle.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 let script: URL | null = null;
 
 function bundleWorker(): URL {
-  const out = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [path.join(HERE, 'render-worker.ts')] }).outputFiles[0]
-    .contents;
+  const out = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [path.join(HERE, 'render-worker.ts')] });
   // esbuild answers from a service process that would otherwise stay for the service's lifetime.
   void stop();
-  return writeBundle('render-worker', out);
+  return writeBundle('render-worker', filesOf(out.outputFiles), 'render-worker.mjs');
 }
 
 /**
