@@ -23,11 +23,23 @@ if (!send) throw new Error('render-worker runs as a child process with an IPC ch
 // So a process left idle holding more than this collects at once (the pool starts it with
 // --expose-gc); ordinary cards leave a few MB.
 const COLLECT_ABOVE_BYTES = 64 << 20;
+// After a burst of ordinary cards, what the last ones left (and the allocator then trims) would
+// stay until the next burst: a process idle this long collects too. Under steady load it never is.
+const COLLECT_WHEN_IDLE_MS = 250;
 const collect = (globalThis as { gc?: () => void }).gc;
 let drawing = 0;
+let settled: NodeJS.Timeout | null = null;
+
+function collectIfIdle(): void {
+  if (drawing > 0) return;
+  if (v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collect?.();
+  else settled = setTimeout(() => drawing === 0 && collect?.(), COLLECT_WHEN_IDLE_MS).unref();
+}
 
 process.on('message', async (task: RenderTask) => {
   drawing++;
+  if (settled) clearTimeout(settled);
+  settled = null;
   try {
     const out = await renderCard(task.post, new Map(task.assets), task.options);
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength);
@@ -37,7 +49,7 @@ process.on('message', async (task: RenderTask) => {
   } finally {
     drawing--;
   }
-  if (drawing === 0 && v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collect?.();
+  collectIfIdle();
 });
 // The parent going away (even by SIGKILL) closes the channel: nothing is left drawing for no one.
 // Not process.exit(): it waits for libuv's threads, and with them for a render in the engine.
