@@ -45,7 +45,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         ({ options, returnType } = readScreenshotQuery(request.query));
         id = requirePostId((request.params as { '*'?: string })['*']);
         // The query was read above (case-insensitive values); the schema still checks the path.
-        assertSchemaValid(request, 'querystring');
+        assertSchemaValid(request);
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
           throw new ProblemError(
             'plan_restricted',

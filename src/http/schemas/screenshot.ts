@@ -23,6 +23,7 @@ import {
   stringEnum,
 } from './common.ts';
 import { TWEET_ID_PARAMS } from './post-id.ts';
+import { readByRoute } from './validation.ts';
 
 export { FORMATS };
 export const RETURN_TYPES = ['buffer', 'url'] as const;
@@ -89,7 +90,7 @@ export const screenshotSchema = {
     'With `returnType=url` the image is stored and the body is JSON with its address.',
   security: API_KEY_SECURITY,
   params: TWEET_ID_PARAMS,
-  querystring: ScreenshotQuery,
+  querystring: readByRoute(ScreenshotQuery),
   response: {
     200: {
       description:

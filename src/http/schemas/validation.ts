@@ -15,6 +15,8 @@ interface SchemaIssue {
 
 /** TypeBox checks a copy; the route's own code still sees the request exactly as sent. */
 const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart }) => {
+  if (httpPart === 'querystring' && (schema as { [READ_BY_ROUTE]?: true })[READ_BY_ROUTE])
+    return (data) => ({ value: data });
   const check = Compile(schema);
   return (data: unknown) => {
     // Query values arrive as strings: `includeStats=false` is checked as the boolean it means.
@@ -27,6 +29,15 @@ const validatorCompiler: FastifySchemaCompiler<TSchema> = ({ schema, httpPart })
 /** Answers are written as the handlers built them; the response schemas document them. */
 const serializerCompiler: FastifySerializerCompiler<unknown> = () => (data) => JSON.stringify(data);
 
+// Marks a query schema the route reads and judges itself (normalizing values first): it is
+// documented, and not converted and checked a second time on every request.
+const READ_BY_ROUTE = Symbol('read by route');
+
+/** A query schema whose route reads it by the same schema itself (e.g. screenshot options). */
+export function readByRoute<T extends TSchema>(schema: T): T {
+  return { ...schema, [READ_BY_ROUTE]: true };
+}
+
 /** Route options that attach `schema` for validation, typing and the OpenAPI document. */
 export function documented(schema: FastifySchema) {
   return { schema, attachValidation: true, validatorCompiler, serializerCompiler } as const;
@@ -36,12 +47,11 @@ export function documented(schema: FastifySchema) {
  * Throws the problem for a request its route schema refused. Call it where the route validates,
  * after its own checks, so their more precise messages come first.
  */
-export function assertSchemaValid(request: FastifyRequest, readByRoute?: 'querystring'): void {
+export function assertSchemaValid(request: FastifyRequest): void {
   const failure = request.validationError as
     | (Error & { validation?: SchemaIssue[]; validationContext?: string })
     | undefined;
-  // A part the route reads by the same schema itself (normalizing values first) is not re-judged here.
-  if (!failure || failure.validationContext === readByRoute) return;
+  if (!failure) return;
   const issue = failure.validation?.[0];
   const path = issue?.instancePath.split('/').filter(Boolean) ?? [];
   const why = issue?.message ?? 'is not valid';
