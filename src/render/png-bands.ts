@@ -42,6 +42,8 @@ export function deflateRows(scanlines: Buffer, level = 2): Promise<DeflatedRows>
   });
 }
 
+const ADLER_BASE = 65521;
+
 // fdeflate (image-rs's fast encoder) writes one final block with a fixed Huffman table: these are
 // its first bytes, and 0x8ff its end-of-block code, 12 bits read from the low bit first.
 const FDEFLATE_START = Buffer.from([237, 192, 3, 160, 36, 89]);
@@ -94,6 +96,52 @@ export function joinableDeflate(zlib: Buffer): Buffer | null {
   return null;
 }
 
+// fdeflate's header ends 413 bits in; the first row's filter byte follows as a literal: Paeth (4)
+// is these 5 bits, Sub (1) 3 bits, both read from the low bit first.
+const FIRST_SYMBOL_BIT = 413;
+const PAETH_LITERAL = { code: 21, bits: 5 };
+const SUB_LITERAL = { code: 2, bits: 3 };
+const PAETH = 4;
+const SUB = 1;
+
+/** Adler-32 of data whose first byte has changed by `delta`: it counts once in A and `length` times in B. */
+function adlerWithFirstByteChanged(adler: number, delta: number, length: number): number {
+  const mod = (n: number) => ((n % ADLER_BASE) + ADLER_BASE) % ADLER_BASE;
+  const a = mod((adler & 0xffff) + delta);
+  const b = mod((adler >>> 16) + delta * (length % ADLER_BASE));
+  return ((b << 16) | a) >>> 0;
+}
+
+/**
+ * A zlib stream of Paeth-filtered rows made by the image-rs encoder, with its first row labelled
+ * Sub (or left unfiltered); null when the stream is not of a shape known here. The encoder filters a first row against
+ * a row of zeros, and Paeth then predicts every byte from its left neighbour exactly as Sub does:
+ * labelled Sub, the row decodes the same after any row, and the rest keep Paeth's compression.
+ */
+export function withFirstRowSub(zlib: Buffer, length: number): Buffer | null {
+  const raw = zlib.subarray(2, zlib.length - 4);
+  const adler = adlerWithFirstByteChanged(zlib.readUInt32BE(zlib.length - 4), SUB - PAETH, length);
+  let out: Buffer;
+  if (raw.subarray(0, FDEFLATE_START.length).equals(FDEFLATE_START)) {
+    if (readBits(raw, FIRST_SYMBOL_BIT, PAETH_LITERAL.bits) !== PAETH_LITERAL.code) return null;
+    // The shorter code ends on a byte boundary; every later bit moves up by the difference.
+    const cut = (FIRST_SYMBOL_BIT + SUB_LITERAL.bits) / 8;
+    const shift = PAETH_LITERAL.bits - SUB_LITERAL.bits;
+    out = Buffer.alloc(zlib.length);
+    zlib.copy(out, 0, 0, 2 + cut);
+    out[2 + cut - 1] = (raw[cut - 1] & 0x1f) | (SUB_LITERAL.code << 5);
+    for (let j = cut; j < raw.length; j++) out[2 + j] = ((raw[j] >> shift) | ((raw[j + 1] ?? 0) << (8 - shift))) & 0xff;
+  } else if ((raw[0] & 0xfe) === 0 && raw.length > 5 && raw[5] <= PAETH) {
+    // Stored: the first block's data starts after its header, LEN and NLEN. The encoder stores
+    // data it cannot compress unfiltered (None), which, like Sub, needs no row above.
+    if (raw[5] !== PAETH) return raw[5] <= SUB ? zlib : null;
+    out = Buffer.from(zlib);
+    out[2 + 5] = SUB;
+  } else return null;
+  out.writeUInt32BE(adler, out.length - 4);
+  return out;
+}
+
 /** The zlib stream of a PNG: its IDAT chunks' data, joined. */
 export function idatOf(png: Buffer): Buffer {
   const parts: Buffer[] = [];
@@ -107,18 +155,18 @@ export function idatOf(png: Buffer): Buffer {
 
 /**
  * Deflates RGBA rows into a piece to join by the image-rs encoder (fdeflate, about twice zlib's
- * speed), with the Sub filter, which needs no row above: the piece can follow any rows. A stream
- * of a shape not known here is deflated again by zlib.
+ * speed), with the Paeth filter and the first row Sub, which needs no row above: the piece can
+ * follow any rows. A stream of a shape not known here is deflated again by zlib.
  */
 export async function deflatePixelRows(rgba: Buffer, width: number, rows: number): Promise<DeflatedRows> {
   const png = await Transformer.fromRgbaPixels(rgba, width, rows).png({
     compressionType: CompressionType.Fast,
-    filterType: FilterType.Sub,
+    filterType: FilterType.Paeth,
   });
-  const zlib = idatOf(png);
-  const data = joinableDeflate(zlib);
   const length = (width * 4 + 1) * rows;
-  if (data) return { data, adler: zlib.readUInt32BE(zlib.length - 4), length };
+  const zlib = withFirstRowSub(idatOf(png), length);
+  const data = zlib && joinableDeflate(zlib);
+  if (zlib && data) return { data, adler: zlib.readUInt32BE(zlib.length - 4), length };
   const scanlines = Buffer.allocUnsafe(length);
   writeScanlines(rgba, width * 4, rows, scanlines);
   return deflateRows(scanlines);
@@ -152,8 +200,6 @@ export function deflatePixelRowsInParts(rgba: Buffer, width: number, parts: numb
       .map(([from, to]) => deflatePixelRows(rgba.subarray(from * rowBytes, to * rowBytes), width, to - from)),
   );
 }
-
-const ADLER_BASE = 65521;
 
 /** Adler-32 of A followed by B, from each one's checksum and B's length (zlib's adler32_combine). */
 export function combineAdler(a: number, b: number, lengthB: number): number {

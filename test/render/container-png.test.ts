@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, test } from 'node:test';
-import { deflateSync } from 'node:zlib';
+import { deflateSync, inflateSync } from 'node:zlib';
 import { CompressionType, FilterType, Transformer } from '@napi-rs/image';
 import { PNG } from 'pngjs';
 import { canvasTree, planCanvas } from '../../src/render/canvas.ts';
@@ -16,6 +16,7 @@ import {
   deflateRows,
   idatOf,
   joinableDeflate,
+  withFirstRowSub,
 } from '../../src/render/png-bands.ts';
 import { buildCardTree, renderCard } from '../../src/render/renderer.ts';
 import type { Assets } from '../../src/render/assets.ts';
@@ -72,13 +73,21 @@ test('fast-deflated pixel rows, compressed or stored, join after any rows and re
   const width = 301;
   const smooth = smoothRows(width, 70, 5);
   const noisy = randomBytes(width * 4 * 30);
-  // Both shapes the fast encoder writes are joined as they are, not deflated again.
+  // Both shapes the fast encoder writes are relabelled and joined as they are, not deflated again.
   for (const rgba of [smooth, noisy]) {
-    const png = await Transformer.fromRgbaPixels(rgba, width, rgba.length / (width * 4)).png({
+    const rows = rgba.length / (width * 4);
+    const png = await Transformer.fromRgbaPixels(rgba, width, rows).png({
       compressionType: CompressionType.Fast,
-      filterType: FilterType.Sub,
+      filterType: FilterType.Paeth,
     });
-    assert.ok(joinableDeflate(idatOf(png)), 'the stream is joined as it is');
+    const relabelled = withFirstRowSub(idatOf(png), (width * 4 + 1) * rows);
+    assert.ok(relabelled && joinableDeflate(relabelled), 'the stream is joined as it is');
+    // Decoded alone, the relabelled stream is the same rows, its checksum corrected.
+    const alone = inflateSync(relabelled);
+    if (rgba === smooth) {
+      assert.equal(alone[0], 1, 'the first row is Sub');
+      assert.equal(alone[width * 4 + 1], 4, 'the next rows stay Paeth');
+    } else assert.equal(alone[0], 0, 'data that cannot be compressed is stored unfiltered');
   }
   // Rows above each piece differ from the piece's own, so a filter that looked up would show.
   const above = randomBytes(width * 4 * 9);
