@@ -131,7 +131,7 @@ export function withFirstRowSub(zlib: Buffer, length: number): Buffer | null {
     zlib.copy(out, 0, 0, 2 + cut);
     out[2 + cut - 1] = (raw[cut - 1] & 0x1f) | (SUB_LITERAL.code << 5);
     for (let j = cut; j < raw.length; j++) out[2 + j] = ((raw[j] >> shift) | ((raw[j + 1] ?? 0) << (8 - shift))) & 0xff;
-  } else if ((raw[0] & 0xfe) === 0 && raw.length > 5 && raw[5] <= PAETH) {
+  } else if ((raw[0] & 0xfe) === 0 && raw.length > 5 && raw.readUInt16LE(1) > 0 && raw[5] <= PAETH) {
     // Stored: the first block's data starts after its header, LEN and NLEN. The encoder stores
     // data it cannot compress unfiltered (None), which, like Sub, needs no row above.
     if (raw[5] !== PAETH) return raw[5] <= SUB ? zlib : null;
