@@ -8,17 +8,13 @@ import { backgroundTree, planCanvas, type CanvasPlan } from './canvas.ts';
 import { layOver } from './composite.ts';
 import { rasterize, type EngineCard } from './engine-takumi.ts';
 import type { RenderOptionsFull } from './options.ts';
-import {
-  assembleRowPieces,
-  deflatePixelRowsInParts,
-  deflateRows,
-  type DeflatedRows,
-  writeSubScanlines,
-} from './png-bands.ts';
+import { assembleRowPieces, deflatePixelRows, deflateRows, type DeflatedRows, writeSubScanlines } from './png-bands.ts';
 import type { ImageBytes } from './tree.ts';
 
 /** Background rows are deflated and kept in groups of this many. */
 const GROUP_ROWS = 16;
+/** The rows the card covers are deflated in this many pieces, at once (two cores). */
+const PARTS = 2;
 
 interface Background {
   width: number;
@@ -104,17 +100,26 @@ export async function renderContainerPng(
   const start = first * GROUP_ROWS;
   const rows = bg.rgba.subarray(start * rowBytes, Math.min(height, last * GROUP_ROWS) * rowBytes);
   const buffer = takeBuffer(rows.length);
-  const middle = buffer.subarray(0, rows.length);
-  layOver(rows, middle, rowBytes, drawn, x, y - start, Math.ceil(o.borderRadius * scale * Math.min(1, plan.scale)) + 2);
+  const corner = Math.ceil(o.borderRadius * scale * Math.min(1, plan.scale)) + 2;
+  // Each part is deflated on a libuv thread as soon as it is laid, while the next one is laid.
+  const count = rows.length / rowBytes;
+  const cuts = Array.from({ length: PARTS + 1 }, (_, i) => Math.round((count * i) / PARTS));
+  const middle: Array<Promise<DeflatedRows>> = [];
+  for (let i = 0; i < PARTS; i++) {
+    const [from, to] = [cuts[i] * rowBytes, cuts[i + 1] * rowBytes];
+    if (to === from) continue;
+    layOver(rows.subarray(from, to), buffer.subarray(from, to), rowBytes, drawn, x, y - start - cuts[i], corner);
+    middle.push(deflatePixelRows(buffer.subarray(from, to), width, cuts[i + 1] - cuts[i]));
+  }
 
   const groups = Math.ceil(height / GROUP_ROWS);
   try {
     const pieces = await Promise.all([
       ...Array.from({ length: first }, (_, g) => groupOf(bg, g)),
-      deflatePixelRowsInParts(middle, width, 2),
+      ...middle,
       ...Array.from({ length: Math.max(0, groups - last) }, (_, i) => groupOf(bg, last + i)),
     ]);
-    return assembleRowPieces(width, height, pieces.flat());
+    return assembleRowPieces(width, height, pieces);
   } finally {
     giveBack(buffer);
   }

@@ -3,6 +3,7 @@
 // a container's background rows deflated once and kept, can be put one after the other; the
 // stream's checksum is combined from the pieces' own.
 import { CompressionType, FilterType, Transformer } from '@napi-rs/image';
+import os from 'node:os';
 import { constants, createDeflate } from 'node:zlib';
 import { assemblePng, writeScanlines } from '../util/png-encode.ts';
 
@@ -104,6 +105,23 @@ const SUB_LITERAL = { code: 2, bits: 3 };
 const PAETH = 4;
 const SUB = 1;
 
+const LITTLE_ENDIAN = os.endianness() === 'LE';
+
+/** A bit stream (low bit first) with its first `shift` bits (under 8) dropped: 32 bits at a time. */
+function shiftedDown(bytes: Buffer, shift: number): Uint8Array {
+  if (!LITTLE_ENDIAN) {
+    const out = new Uint8Array(bytes.length);
+    for (let j = 0; j < bytes.length; j++) out[j] = ((bytes[j] >> shift) | ((bytes[j + 1] ?? 0) << (8 - shift))) & 0xff;
+    return out;
+  }
+  const words = Math.ceil(bytes.length / 4);
+  const from = new Uint32Array(words + 1);
+  new Uint8Array(from.buffer).set(bytes);
+  const to = new Uint32Array(words);
+  for (let i = 0; i < words; i++) to[i] = (from[i] >>> shift) | (from[i + 1] << (32 - shift));
+  return new Uint8Array(to.buffer, 0, bytes.length);
+}
+
 /** Adler-32 of data whose first byte has changed by `delta`: it counts once in A and `length` times in B. */
 function adlerWithFirstByteChanged(adler: number, delta: number, length: number): number {
   const mod = (n: number) => ((n % ADLER_BASE) + ADLER_BASE) % ADLER_BASE;
@@ -130,7 +148,7 @@ export function withFirstRowSub(zlib: Buffer, length: number): Buffer | null {
     out = Buffer.alloc(zlib.length);
     zlib.copy(out, 0, 0, 2 + cut);
     out[2 + cut - 1] = (raw[cut - 1] & 0x1f) | (SUB_LITERAL.code << 5);
-    for (let j = cut; j < raw.length; j++) out[2 + j] = ((raw[j] >> shift) | ((raw[j + 1] ?? 0) << (8 - shift))) & 0xff;
+    out.set(shiftedDown(raw.subarray(cut), shift), 2 + cut);
   } else if ((raw[0] & 0xfe) === 0 && raw.length > 5 && raw.readUInt16LE(1) > 0 && raw[5] <= PAETH) {
     // Stored: the first block's data starts after its header, LEN and NLEN. The encoder stores
     // data it cannot compress unfiltered (None), which, like Sub, needs no row above.
@@ -186,19 +204,6 @@ export function writeSubScanlines(rgba: Buffer, width: number, rows: number, out
     for (let i = 0; i < 4; i++) out[d + 1 + i] = rgba[s + i];
     for (let i = 4; i < stride; i++) out[d + 1 + i] = (rgba[s + i] - rgba[s + i - 4]) & 0xff;
   }
-}
-
-/** RGBA rows deflated in `parts` pieces cut at row boundaries, at once: on separate threads. */
-export function deflatePixelRowsInParts(rgba: Buffer, width: number, parts: number): Promise<DeflatedRows[]> {
-  const rowBytes = width * 4;
-  const rows = rgba.length / rowBytes;
-  const cuts = Array.from({ length: parts + 1 }, (_, i) => Math.round((rows * i) / parts));
-  return Promise.all(
-    cuts
-      .slice(1)
-      .flatMap((end, i) => (end > cuts[i] ? [[cuts[i], end]] : []))
-      .map(([from, to]) => deflatePixelRows(rgba.subarray(from * rowBytes, to * rowBytes), width, to - from)),
-  );
 }
 
 /** Adler-32 of A followed by B, from each one's checksum and B's length (zlib's adler32_combine). */
