@@ -6,6 +6,7 @@ import type { Post } from '../sources/post.ts';
 import type { Assets, PreparedImage } from './assets.ts';
 import type { RenderReply, RenderTask } from './render-worker.ts';
 import type { RenderOptions, Rendered } from './renderer.ts';
+import { renderProcessEnv } from './render-env.ts';
 import { renderWorkerScript } from './worker-script.ts';
 
 export class RenderTimeoutError extends Error {
@@ -143,6 +144,7 @@ export class RenderPool {
     const child = fork(fileURLToPath(script), [], {
       execArgv,
       serialization: 'advanced',
+      env: renderProcessEnv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     const slot: Slot = { child, ready: Promise.resolve(), jobs: new Map(), watch: null, dropped: false };
