@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { test } from 'node:test';
+import { renderProcessEnv } from '../../src/render/render-env.ts';
+import { RenderPool } from '../../src/render/pool.ts';
+import { loadPost } from '../render/support.ts';
+import { SAMPLES_DIR } from '../fixtures.ts';
+
+function hugePagesHere(): boolean {
+  const thp = fs.existsSync('/sys/kernel/mm/transparent_hugepage/enabled')
+    ? fs.readFileSync('/sys/kernel/mm/transparent_hugepage/enabled', 'utf8')
+    : '[never]';
+  const glibc = (process.report.getReport() as { header: { glibcVersionRuntime?: string } }).header.glibcVersionRuntime;
+  const [major, minor] = (glibc ?? '0.0').split('.').map(Number);
+  return !thp.includes('[never]') && (major > 2 || (major === 2 && minor >= 35));
+}
+
+test("an operator's own allocator settings reach render processes as they are", () => {
+  for (const own of [{ MALLOC_MMAP_THRESHOLD_: '131072' }, { GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' }]) {
+    const env = renderProcessEnv({ PATH: '/usr/bin', ...own });
+    assert.deepEqual(env, { PATH: '/usr/bin', ...own });
+  }
+});
+
+test('render processes map large allocations on huge pages where glibc and the kernel allow it', async (t) => {
+  const pool = new RenderPool(1, 60_000);
+  t.after(() => pool.close());
+  await pool.run(loadPost(SAMPLES_DIR, '1900000000000000014'), new Map(), { format: 'svg', theme: 'light' });
+  const [pid] = pool.pids();
+  const environ = Object.fromEntries(
+    fs
+      .readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
+  );
+  if (hugePagesHere() && process.env.MALLOC_MMAP_THRESHOLD_ === undefined && process.env.GLIBC_TUNABLES === undefined) {
+    assert.equal(environ.MALLOC_MMAP_THRESHOLD_, String(4 << 20));
+    assert.equal(environ.GLIBC_TUNABLES, 'glibc.malloc.hugetlb=1');
+  } else {
+    t.diagnostic('no transparent huge pages or glibc before 2.35 here: the allocator is left as it is');
+    assert.equal(environ.MALLOC_MMAP_THRESHOLD_, process.env.MALLOC_MMAP_THRESHOLD_);
+  }
+});
