@@ -132,9 +132,10 @@ function adlerWithFirstByteChanged(adler: number, delta: number, length: number)
 
 /**
  * A zlib stream of Paeth-filtered rows made by the image-rs encoder, with its first row labelled
- * Sub (or left unfiltered); null when the stream is not of a shape known here. The encoder filters a first row against
- * a row of zeros, and Paeth then predicts every byte from its left neighbour exactly as Sub does:
- * labelled Sub, the row decodes the same after any row, and the rest keep Paeth's compression.
+ * Sub (or left unfiltered); null when the stream is not of a shape known here. The encoder
+ * filters a first row against a row of zeros, and Paeth then predicts every byte from its left
+ * neighbour exactly as Sub does: labelled Sub, the row decodes the same after any row, and the
+ * rest keep Paeth's compression.
  */
 export function withFirstRowSub(zlib: Buffer, length: number): Buffer | null {
   const raw = zlib.subarray(2, zlib.length - 4);
@@ -144,10 +145,11 @@ export function withFirstRowSub(zlib: Buffer, length: number): Buffer | null {
     if (readBits(raw, FIRST_SYMBOL_BIT, PAETH_LITERAL.bits) !== PAETH_LITERAL.code) return null;
     // The shorter code ends on a byte boundary; every later bit moves up by the difference.
     const cut = (FIRST_SYMBOL_BIT + SUB_LITERAL.bits) / 8;
+    const headerBits = FIRST_SYMBOL_BIT % 8;
     const shift = PAETH_LITERAL.bits - SUB_LITERAL.bits;
     out = Buffer.alloc(zlib.length);
     zlib.copy(out, 0, 0, 2 + cut);
-    out[2 + cut - 1] = (raw[cut - 1] & 0x1f) | (SUB_LITERAL.code << 5);
+    out[2 + cut - 1] = (raw[cut - 1] & ((1 << headerBits) - 1)) | (SUB_LITERAL.code << headerBits);
     out.set(shiftedDown(raw.subarray(cut), shift), 2 + cut);
   } else if ((raw[0] & 0xfe) === 0 && raw.length > 5 && raw.readUInt16LE(1) > 0 && raw[5] <= PAETH) {
     // Stored: the first block's data starts after its header, LEN and NLEN. The encoder stores
