@@ -3,7 +3,6 @@
 // a container's background rows deflated once and kept, can be put one after the other; the
 // stream's checksum is combined from the pieces' own.
 import { CompressionType, FilterType, Transformer } from '@napi-rs/image';
-import os from 'node:os';
 import { constants, createDeflate } from 'node:zlib';
 import { assemblePng, writeScanlines } from '../util/png-encode.ts';
 
@@ -105,21 +104,20 @@ const SUB_LITERAL = { code: 2, bits: 3 };
 const PAETH = 4;
 const SUB = 1;
 
-const LITTLE_ENDIAN = os.endianness() === 'LE';
-
-/** A bit stream (low bit first) with its first `shift` bits (under 8) dropped: 32 bits at a time. */
+/**
+ * A bit stream (low bit first) with its first `shift` bits (under 8) dropped: 32 bits at a time,
+ * read and written little-endian whatever the machine's byte order.
+ */
 function shiftedDown(bytes: Buffer, shift: number): Uint8Array {
-  if (!LITTLE_ENDIAN) {
-    const out = new Uint8Array(bytes.length);
-    for (let j = 0; j < bytes.length; j++) out[j] = ((bytes[j] >> shift) | ((bytes[j + 1] ?? 0) << (8 - shift))) & 0xff;
-    return out;
-  }
   const words = Math.ceil(bytes.length / 4);
-  const from = new Uint32Array(words + 1);
-  new Uint8Array(from.buffer).set(bytes);
-  const to = new Uint32Array(words);
-  for (let i = 0; i < words; i++) to[i] = (from[i] >>> shift) | (from[i + 1] << (32 - shift));
-  return new Uint8Array(to.buffer, 0, bytes.length);
+  const padded = new Uint8Array((words + 1) * 4);
+  padded.set(bytes);
+  const from = new DataView(padded.buffer);
+  const out = new Uint8Array(words * 4);
+  const to = new DataView(out.buffer);
+  for (let i = 0; i < words * 4; i += 4)
+    to.setUint32(i, (from.getUint32(i, true) >>> shift) | (from.getUint32(i + 4, true) << (32 - shift)), true);
+  return out.subarray(0, bytes.length);
 }
 
 /** Adler-32 of data whose first byte has changed by `delta`: it counts once in A and `length` times in B. */
