@@ -18,6 +18,7 @@ import path from 'node:path';
 import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
+import { readRssMb } from '../src/render/pool.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { CRAFTED_POSTS } from '../test/integration/crafted-posts.ts';
 import { CORPUS, corpusBody } from '../test/render/corpus.ts';
@@ -75,11 +76,6 @@ function childrenOf(root: number): number[] {
   return out;
 }
 
-function statusMb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
-  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readProc(`/proc/${pid}/status`) ?? '');
-  return m ? Number(m[1]) / 1024 : null;
-}
-
 /** Resets the kernel's high-water mark of RSS (VmHWM) of the service and its render processes. */
 function resetPeaks(root: number): void {
   for (const pid of [root, ...childrenOf(root)]) fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
@@ -101,13 +97,13 @@ class Sampler {
     this.timer = setInterval(() => this.tick(), 20);
   }
   private tick(): void {
-    let sum = statusMb(this.root, 'VmRSS') ?? 0;
+    let sum = readRssMb(this.root, 'VmRSS') ?? 0;
     for (const pid of childrenOf(this.root)) {
       this.pids.add(pid);
-      this.render = Math.max(this.render, statusMb(pid, 'VmHWM') ?? 0);
-      sum += statusMb(pid, 'VmRSS') ?? 0;
+      this.render = Math.max(this.render, readRssMb(pid, 'VmHWM') ?? 0);
+      sum += readRssMb(pid, 'VmRSS') ?? 0;
     }
-    this.service = Math.max(this.service, statusMb(this.root, 'VmHWM') ?? 0);
+    this.service = Math.max(this.service, readRssMb(this.root, 'VmHWM') ?? 0);
     this.total = Math.max(this.total, sum);
   }
   stop(): this {
@@ -118,8 +114,8 @@ class Sampler {
 }
 
 function rssNow(root: number): { service: number; render: number } {
-  const service = statusMb(root, 'VmRSS') ?? 0;
-  const render = childrenOf(root).reduce((s, pid) => s + (statusMb(pid, 'VmRSS') ?? 0), 0);
+  const service = readRssMb(root, 'VmRSS') ?? 0;
+  const render = childrenOf(root).reduce((s, pid) => s + (readRssMb(pid, 'VmRSS') ?? 0), 0);
   return { service, render };
 }
 

@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
+import { readRssMb } from '../src/render/pool.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { freePort, waitUntilOk } from '../test/free-port.ts';
 import { type LoadRequest, runLoad } from './load.ts';
@@ -84,10 +85,7 @@ function cpuMs(root: number): number {
 
 /** Resident MB of the service and its render processes. */
 function treeRssMb(root: number): number {
-  return processTree(root).reduce(
-    (sum, pid) => sum + Number(/VmRSS:\s+(\d+) kB/.exec(readProc(`/proc/${pid}/status`))?.[1] ?? 0) / 1024,
-    0,
-  );
+  return processTree(root).reduce((sum, pid) => sum + (readRssMb(pid) ?? 0), 0);
 }
 
 /**

@@ -6,7 +6,7 @@ import { type TestContext, test } from 'node:test';
 import { createAccountWithKey } from '../../src/auth/admin.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openAccountStore } from '../../src/container.ts';
-import { DEFAULT_RENDER_LIMITS } from '../../src/render/pool.ts';
+import { DEFAULT_RENDER_LIMITS, readRssMb } from '../../src/render/pool.ts';
 import { startFixtureServer } from '../../src/sources/fixture-server.ts';
 import { REPO_DIR, SAMPLES_DIR } from '../fixtures.ts';
 import { makeTempDir } from '../helper.ts';
@@ -86,8 +86,7 @@ const CASES: Array<{ post: CraftedPost; what: string; query: Record<string, stri
 ];
 
 /** Peak resident MB of a process since its last reset (VmHWM); 0 once it is gone. */
-const peakOf = (pid: number): number =>
-  Number(/VmHWM:\s+(\d+) kB/.exec(safeRead(`/proc/${pid}/status`) ?? '')?.[1] ?? 0) / 1024;
+const peakOf = (pid: number): number => readRssMb(pid, 'VmHWM') ?? 0;
 
 /**
  * Watches a request: the kernel's record of each process's peak (reset first, so nothing is
