@@ -28,18 +28,18 @@ const COLLECT_ABOVE_BYTES = 64 << 20;
 const COLLECT_WHEN_IDLE_MS = 250;
 const collect = (globalThis as { gc?: () => void }).gc;
 let drawing = 0;
-let settled: NodeJS.Timeout | null = null;
+let pendingCollect: NodeJS.Timeout | null = null;
 
 function collectIfIdle(): void {
   if (drawing > 0) return;
   if (v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collect?.();
-  else settled = setTimeout(() => drawing === 0 && collect?.(), COLLECT_WHEN_IDLE_MS).unref();
+  else pendingCollect = setTimeout(() => drawing === 0 && collect?.(), COLLECT_WHEN_IDLE_MS).unref();
 }
 
 process.on('message', async (task: RenderTask) => {
   drawing++;
-  if (settled) clearTimeout(settled);
-  settled = null;
+  if (pendingCollect) clearTimeout(pendingCollect);
+  pendingCollect = null;
   try {
     const out = await renderCard(task.post, new Map(task.assets), task.options);
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength);
