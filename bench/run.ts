@@ -3,7 +3,8 @@
 //   1. render latency per format (SVG, PNG 2x, HTML) for a text, 1-photo, 4-photo and quote post,
 //      warm upstream/media caches, render cache off (every request renders);
 //   1b. PNG latency of the same posts on a gradient container at 4:5 against the plain card,
-//      requests interleaved so both see the same machine (the ratio: median over the pairs);
+//      requests interleaved so both see the same machine, each first in half the pairs (the
+//      ratio: median over the pairs);
 //   2. HTTP throughput and p50/p99 at concurrency 8 for PNG screenshots and Markdown, quota on;
 //   3. the same posts screenshotted by headless Chromium from our HTML at the same pixel size;
 //   4. the service's peak memory (PSS and summed RSS), and its CPU time per request under load (all threads).
@@ -89,32 +90,47 @@ function treeRssMb(root: number): number {
 }
 
 /**
- * Proportional MB of the service and its render processes: pages they share (the Node binary,
- * libraries) counted once between them, where a sum of RSS counts them in every process.
+ * Proportional MB of the service and of the processes below it (render processes, and esbuild
+ * while it bundles): pages they share (the Node binary, libraries) counted once between them,
+ * where a sum of RSS counts them in every process.
  */
-function treePssMb(root: number): number {
-  return processTree(root).reduce(
-    (sum, pid) => sum + Number(/^Pss:\s+(\d+) kB/m.exec(readProc(`/proc/${pid}/smaps_rollup`))?.[1] ?? 0) / 1024,
-    0,
-  );
+function treePssMb(root: number): { total: number; service: number; below: number } {
+  const pssOf = (pid: number) =>
+    Number(/^Pss:\s+(\d+) kB/m.exec(readProc(`/proc/${pid}/smaps_rollup`))?.[1] ?? 0) / 1024;
+  const service = pssOf(root);
+  const below = processTree(root)
+    .slice(1)
+    .reduce((sum, pid) => sum + pssOf(pid), 0);
+  return { total: service + below, service, below };
 }
+
+/** What the bench is measuring now: the peak is reported with the phase it happened in. */
+let phase = 'start';
 
 /**
  * The service's peak memory with its render processes, sampled for the whole run (RSS every
  * 50 ms, PSS every 250 ms: reading it walks the page tables): a process's own high-water mark
  * would leave out the render processes (and those replaced).
  */
-function samplePeakMemory(pid: number): () => { rss: number; pss: number } {
+function samplePeakMemory(pid: number): () => { rss: number; pss: number; at: string } {
   let rss = 0;
   let pss = 0;
+  let at = '';
   let tick = 0;
+  const samplePss = () => {
+    const now = treePssMb(pid);
+    if (now.total <= pss) return;
+    pss = now.total;
+    at = `${phase}: service ${round(now.service)}, below it ${round(now.below)}`;
+  };
   const timer = setInterval(() => {
     rss = Math.max(rss, treeRssMb(pid));
-    if (tick++ % 5 === 0) pss = Math.max(pss, treePssMb(pid));
+    if (tick++ % 5 === 0) samplePss();
   }, 50);
   return () => {
     clearInterval(timer);
-    return { rss: Math.max(rss, treeRssMb(pid)), pss: Math.max(pss, treePssMb(pid)) };
+    samplePss();
+    return { rss: Math.max(rss, treeRssMb(pid)), pss, at };
   };
 }
 
@@ -162,6 +178,7 @@ async function main() {
         .on('error', reject);
     });
 
+  phase = 'warm-up';
   // Warm: the service's own code has run only the render processes' warm-up so far, and the
   // first few hundred requests run it before V8 has optimized it. Every request the latencies
   // below make, a few times over, first.
@@ -169,6 +186,7 @@ async function main() {
     for (const id of Object.values(POSTS))
       for (const format of ['svg', 'png', 'html']) await get(`/api/v1/screenshot/${id}?format=${format}`);
 
+  phase = 'latency at c=1';
   // 1. Render latency through the service (render cache off, upstream and media caches warm).
   const latency: Record<string, Record<string, { p50: number; p95: number }>> = {};
   for (const [name, id] of Object.entries(POSTS)) {
@@ -182,6 +200,7 @@ async function main() {
     }
   }
 
+  phase = '4:5 gradient against plain, c=1';
   // 1b. A gradient container at 4:5 against the plain card, PNG 2x, samples interleaved.
   const CONTAINER = `&aspectRatio=4:5&containerBackground=${encodeURIComponent('linear-gradient(135deg, #ff5f6d 0%, #ffc371 100%)')}`;
   const container: Record<string, { plain: number; gradient: number; ratio: number }> = {};
@@ -191,9 +210,12 @@ async function main() {
     for (let i = 0; i < 3; i++) await get(gradientUrl);
     const plain: number[] = [];
     const gradient: number[] = [];
+    // Pairs alternate which goes first: the plain card always first put the ratio lower than
+    // the gradient always first did (docs/performance.md, "Containers").
     for (let i = 0; i < ITERATIONS; i++) {
-      plain.push(await timed(() => get(plainUrl)));
+      if (i % 2 === 0) plain.push(await timed(() => get(plainUrl)));
       gradient.push(await timed(() => get(gradientUrl)));
+      if (i % 2 === 1) plain.push(await timed(() => get(plainUrl)));
     }
     // Each pair was timed back to back: the median of their ratios follows the machine's speed
     // from moment to moment, where a ratio of the two medians does not.
@@ -242,14 +264,17 @@ async function main() {
     };
   };
   const ids = Object.values(POSTS);
-  const throughput = {
-    png: await load((i) => `/api/v1/screenshot/${ids[i % ids.length]}?format=png`),
-    markdown: await load((i) => `/api/v1/content/${ids[i % ids.length]}`),
-    mcpMarkdown: await load(
-      () => '/mcp',
-      (i) => ({ name: 'get_post_markdown', arguments: { tweetId: ids[i % ids.length] } }),
-    ),
-  };
+  phase = 'PNG at c=8';
+  const png = await load((i) => `/api/v1/screenshot/${ids[i % ids.length]}?format=png`);
+  phase = 'Markdown at c=8';
+  const markdown = await load((i) => `/api/v1/content/${ids[i % ids.length]}`);
+  phase = 'MCP at c=8';
+  const mcpMarkdown = await load(
+    () => '/mcp',
+    (i) => ({ name: 'get_post_markdown', arguments: { tweetId: ids[i % ids.length] } }),
+  );
+  const throughput = { png, markdown, mcpMarkdown };
+  phase = 'Chromium (the service idle)';
 
   // 3. Headless Chromium, page reused, screenshotting our HTML at the same size (2x).
   const chromiumResult: Record<string, { p50: number; p95: number; ratio: number }> = {};
@@ -300,6 +325,7 @@ async function main() {
     chromiumMs: chromiumResult,
     peakRssMb: round(memory.rss),
     peakPssMb: round(memory.pss),
+    peakPssAt: memory.at,
   };
 
   console.log('\npostshot bench (render cache off; upstream and media caches warm)\n');
@@ -326,7 +352,7 @@ async function main() {
     );
   }
   console.log(
-    `\npeak memory of the service and its render processes: ${round(memory.pss)} MB proportional (PSS), ${round(memory.rss)} MB summed RSS`,
+    `\npeak memory of the service and its render processes: ${round(memory.pss)} MB proportional (PSS), ${round(memory.rss)} MB summed RSS\n  the PSS peak, MB: ${memory.at}`,
   );
   const dir = path.join(REPO, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
