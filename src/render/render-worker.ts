@@ -33,7 +33,8 @@ let pendingCollect: NodeJS.Timeout | null = null;
 function collectIfIdle(): void {
   if (drawing > 0) return;
   if (v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collect?.();
-  else pendingCollect = setTimeout(() => drawing === 0 && collect?.(), COLLECT_WHEN_IDLE_MS).unref();
+  // A task that arrives first clears the timer, so it fires only in a process still idle.
+  else pendingCollect = setTimeout(() => collect?.(), COLLECT_WHEN_IDLE_MS).unref();
 }
 
 process.on('message', async (task: RenderTask) => {
