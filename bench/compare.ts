@@ -1,11 +1,14 @@
 // CPU per request of this checkout against another one, in one run: both services are started
 // side by side on the same fixture upstream and loaded in turn (alternating which goes first),
-// so that a busy machine slows both alike. CPU time (from /proc) is steadier than req/s there.
+// so that a busy machine slows both alike. CPU time (from /proc, the service and its render
+// processes) is steadier than req/s there. Render cache off; the peak RSS of each service with
+// its render processes is sampled while it is loaded.
 //
-// Usage: node --import tsx bench/compare.ts <other checkout> [path]
+// Usage: node --import tsx bench/compare.ts <other checkout> [paths]
 //   The other checkout needs node_modules (a symlink to this one's works when the dependencies
 //   match), e.g. `git worktree add /tmp/base main && ln -s "$PWD/node_modules" /tmp/base/`.
-//   path defaults to Markdown of a sample post. BENCH_ROUNDS (5) rounds of BENCH_REQUESTS (20000).
+//   paths: comma-separated, requested in turn; Markdown of a sample post by default.
+//   BENCH_ROUNDS (5) rounds of BENCH_REQUESTS (20000).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -15,21 +18,18 @@ import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { runLoad } from './load.ts';
+import { processTree, treeCpuMs } from './proc.ts';
+import { readRssMb } from '../src/render/pool.ts';
 
 const HERE = path.resolve(import.meta.dirname, '..');
-const [other, target = '/api/v1/content/1900000000000000001'] = process.argv.slice(2);
+const [other, targets = '/api/v1/content/1900000000000000001'] = process.argv.slice(2);
+const paths = targets.split(',');
 if (!other || !fs.existsSync(path.join(other, 'bin', 'postshot.js'))) {
   console.error('usage: node --import tsx bench/compare.ts <other checkout> [path]');
   process.exit(2);
 }
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
-
-/** User plus system CPU of a process, in ms (clock ticks of 10 ms). */
-function cpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
 
 async function start(checkout: string, port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(path.join(checkout, 'bin', 'postshot.js'), ['serve'], {
@@ -49,7 +49,16 @@ async function start(checkout: string, port: number, env: Record<string, string>
 }
 
 const upstream = await startFixtureServer({ roots: [path.join(HERE, 'samples')] });
-const services: Array<{ name: string; port: number; keys: string[]; child: ChildProcess; cpu: number[] }> = [];
+interface Service {
+  name: string;
+  port: number;
+  keys: string[];
+  child: ChildProcess;
+  cpu: number[];
+  rps: number[];
+  peakMb: number;
+}
+const services: Service[] = [];
 try {
   for (const [i, [name, checkout]] of [
     ['this', HERE],
@@ -60,6 +69,7 @@ try {
       POSTSHOT_DATA_DIR: dataDir,
       ...upstream.env,
       POSTSHOT_RATE_LIMITS: 'free=100000000,pro=100000000,pro_plus=100000000,business=100000000',
+      POSTSHOT_RENDER_CACHE_MB: '0',
     };
     // Quota on, as in the bench: enough business accounts that the load never runs out.
     const store = await openAccountStore(loadConfig(env));
@@ -70,24 +80,37 @@ try {
     }
     await store.close();
     const port = 18_700 + (process.pid % 1000) + i;
-    services.push({ name, port, keys, child: await start(checkout, port, env), cpu: [] });
+    services.push({ name, port, keys, child: await start(checkout, port, env), cpu: [], rps: [], peakMb: 0 });
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of round % 2 ? [...services].reverse() : services) {
-      const before = cpuMs(s.child.pid!);
+      const before = treeCpuMs(s.child.pid!);
+      const sample = setInterval(() => {
+        const mb = processTree(s.child.pid!).reduce((sum, pid) => sum + (readRssMb(pid) ?? 0), 0);
+        s.peakMb = Math.max(s.peakMb, mb);
+      }, 100);
       const result = await runLoad({
         url: `http://127.0.0.1:${s.port}`,
         connections: 8,
         amount: REQUESTS,
-        requests: s.keys.map((key) => ({ method: 'GET', path: target, headers: { 'x-api-key': key } })),
-      });
+        requests: s.keys.map((key, i) => ({
+          method: 'GET',
+          path: paths[i % paths.length],
+          headers: { 'x-api-key': key },
+        })),
+      }).finally(() => clearInterval(sample));
       if (result.non2xx > 0) throw new Error(`${s.name}: ${result.non2xx} answers were not 2xx`);
-      s.cpu.push(Math.round(((cpuMs(s.child.pid!) - before) * 1000) / REQUESTS));
+      s.cpu.push(Math.round(((treeCpuMs(s.child.pid!) - before) * 1000) / REQUESTS));
+      s.rps.push(Math.round(result.rps));
     }
   }
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-  console.log(`CPU per request of GET ${target} at concurrency 8, us (rounds; median)`);
-  for (const s of services) console.log(`  ${s.name.padEnd(6)} ${s.cpu.join(' ')}; ${median(s.cpu)}`);
+  console.log(`GET ${paths.join(', ')} at concurrency 8`);
+  console.log('  CPU per request, us (rounds; median) | req/s (rounds) | peak summed RSS, MB');
+  for (const s of services)
+    console.log(
+      `  ${s.name.padEnd(6)} ${s.cpu.join(' ')}; ${median(s.cpu)} | ${s.rps.join(' ')} | ${Math.round(s.peakMb)}`,
+    );
 } finally {
   for (const s of services) s.child.kill();
   await upstream.close();

@@ -23,6 +23,7 @@ import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { CRAFTED_POSTS } from '../test/integration/crafted-posts.ts';
 import { CORPUS, corpusBody } from '../test/render/corpus.ts';
 import { freePort, waitUntilOk } from '../test/free-port.ts';
+import { processTree } from './proc.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const SAMPLES = path.join(REPO, 'samples');
@@ -58,27 +59,9 @@ const VARIANTS: Record<string, Record<string, string>> = {
   'WebP 3x, width 300': { format: 'webp', scale: '3', width: '300' },
 };
 
-const readProc = (file: string): string | null => {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return null;
-  }
-};
-
-/** The render processes below the service. */
-function childrenOf(root: number): number[] {
-  const out: number[] = [];
-  for (const task of fs.readdirSync(`/proc/${root}/task`)) {
-    const kids = readProc(`/proc/${root}/task/${task}/children`)?.trim();
-    if (kids) out.push(...kids.split(/\s+/).map(Number));
-  }
-  return out;
-}
-
 /** Resets the kernel's high-water mark of RSS (VmHWM) of the service and its render processes. */
 function resetPeaks(root: number): void {
-  for (const pid of [root, ...childrenOf(root)]) fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  for (const pid of processTree(root)) fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
 }
 
 /**
@@ -98,7 +81,7 @@ class Sampler {
   }
   private tick(): void {
     let sum = readRssMb(this.root, 'VmRSS') ?? 0;
-    for (const pid of childrenOf(this.root)) {
+    for (const pid of processTree(this.root).slice(1)) {
       this.pids.add(pid);
       this.render = Math.max(this.render, readRssMb(pid, 'VmHWM') ?? 0);
       sum += readRssMb(pid, 'VmRSS') ?? 0;
@@ -115,7 +98,9 @@ class Sampler {
 
 function rssNow(root: number): { service: number; render: number } {
   const service = readRssMb(root, 'VmRSS') ?? 0;
-  const render = childrenOf(root).reduce((s, pid) => s + (readRssMb(pid, 'VmRSS') ?? 0), 0);
+  const render = processTree(root)
+    .slice(1)
+    .reduce((s, pid) => s + (readRssMb(pid, 'VmRSS') ?? 0), 0);
   return { service, render };
 }
 

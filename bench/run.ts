@@ -23,6 +23,7 @@ import { readRssMb } from '../src/render/pool.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { freePort, waitUntilOk } from '../test/free-port.ts';
 import { type LoadRequest, runLoad } from './load.ts';
+import { processTree, readProc, treeCpuMs } from './proc.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const POSTS: Record<string, string> = {
@@ -53,35 +54,6 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   const url = `http://127.0.0.1:${port}`;
   if (await waitUntilOk(`${url}/readyz`, 200)) return { url, child };
   throw new Error('service did not start');
-}
-
-function readProc(file: string): string {
-  try {
-    return fs.readFileSync(file, 'utf8');
-  } catch {
-    return '';
-  }
-}
-
-/** A process and every process below it (the service and its render processes). */
-function processTree(root: number): number[] {
-  const pids = [root];
-  for (let i = 0; i < pids.length; i++) {
-    const kids = readProc(`/proc/${pids[i]}/task/${pids[i]}/children`).trim();
-    if (kids) pids.push(...kids.split(/\s+/).map(Number));
-  }
-  return pids;
-}
-
-/**
- * CPU time the service and its live render processes have used, all threads, in ms
- * (/proc/<pid>/stat utime + stime, in clock ticks of 10 ms).
- */
-function cpuMs(root: number): number {
-  return processTree(root).reduce((sum, pid) => {
-    const fields = readProc(`/proc/${pid}/stat`).split(') ')[1]?.split(' ');
-    return fields ? sum + (Number(fields[11]) + Number(fields[12])) * 10 : sum;
-  }, 0);
 }
 
 /** Resident MB of the service and its render processes. */
@@ -231,7 +203,7 @@ async function main() {
   // 2. Throughput at concurrency 8, keys rotated so credits never run out.
   // CPU per request is steadier than requests per second on a machine shared with other work.
   const load = async (pathFor: (i: number) => string, mcpTool?: (i: number) => Record<string, unknown>) => {
-    const cpuBefore = cpuMs(service.child.pid!);
+    const cpuBefore = treeCpuMs(service.child.pid!);
     const result = await runLoad({
       url: service.url,
       connections: 8,
@@ -253,7 +225,7 @@ async function main() {
             : { method: 'GET', path: pathFor(i), headers: { 'x-api-key': key } },
       ),
     });
-    const cpuPerRequest = (cpuMs(service.child.pid!) - cpuBefore) / result.total;
+    const cpuPerRequest = (treeCpuMs(service.child.pid!) - cpuBefore) / result.total;
     return {
       rps: result.rps,
       cpuMsPerRequest: round(cpuPerRequest),
