@@ -1,12 +1,16 @@
-// The environment a render process starts with. A card's raster and the engine's layers are
-// megabytes each; in glibc's heap, what a burst of cards freed stays in the process, fragmented.
-// Mapped instead (4 MB and up), each is given back when freed; transparent huge pages keep
-// mapping them cheap. Without huge pages every card would fault its buffers in anew at 4 KB a
-// page (docs/performance.md), so this applies only where glibc can ask for them (2.35 and later)
-// and the kernel grants them, and never over an operator's own allocator settings.
+// The environment a render process starts with. A card's raster, the engine's layers and the
+// encoder's copy of the raster are megabytes each. Mapped one by one, each was faulted in anew on
+// every card, page by page, which on a virtualized kernel cost more CPU than the drawing
+// (docs/performance.md). Kept in glibc's heap, the next card reuses them; the worker frees them
+// after each card (render-worker.ts), so the heap holds about what two cards need. The heap grows
+// on huge pages where glibc and the kernel allow it. Never over an operator's own settings.
 import fs from 'node:fs';
 
-const MMAP_THRESHOLD = String(4 << 20);
+/** Allocations under this come from the heap: the raster of any card but the tallest. */
+const MMAP_THRESHOLD = String(32 << 20);
+/** Free memory at the heap's top is kept up to this: the next cards' buffers. */
+const TRIM_THRESHOLD = MMAP_THRESHOLD;
+const OWN_SETTINGS = ['MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_', 'GLIBC_TUNABLES'];
 
 /** Whether the C library is glibc 2.35 or later (its malloc can ask for huge pages). */
 function glibcHasHugetlb(): boolean {
@@ -25,10 +29,14 @@ function hugePagesAvailable(): boolean {
 
 let supported: boolean | null = null;
 
-/** The parent's environment, with the allocator settings above where they apply. */
+/** The parent's environment, with the allocator settings above (huge pages where they apply). */
 export function renderProcessEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (env.MALLOC_MMAP_THRESHOLD_ !== undefined || env.GLIBC_TUNABLES !== undefined) return env;
+  if (OWN_SETTINGS.some((name) => env[name] !== undefined)) return env;
   supported ??= hugePagesAvailable() && glibcHasHugetlb();
-  if (!supported) return env;
-  return { ...env, MALLOC_MMAP_THRESHOLD_: MMAP_THRESHOLD, GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' };
+  return {
+    ...env,
+    MALLOC_MMAP_THRESHOLD_: MMAP_THRESHOLD,
+    MALLOC_TRIM_THRESHOLD_: TRIM_THRESHOLD,
+    ...(supported ? { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' } : {}),
+  };
 }

@@ -2,6 +2,7 @@
 import v8 from 'node:v8';
 import type { Post } from '../sources/post.ts';
 import type { PreparedImage } from './assets.ts';
+import { trimHeap } from './heap-trim.ts';
 import { renderCard, type RenderOptions } from './renderer.ts';
 
 export interface RenderTask {
@@ -23,18 +24,33 @@ if (!send) throw new Error('render-worker runs as a child process with an IPC ch
 // So a process left idle holding more than this collects at once (the pool starts it with
 // --expose-gc); ordinary cards leave a few MB.
 const COLLECT_ABOVE_BYTES = 64 << 20;
-// After a burst of ordinary cards, what the last ones left (and the allocator then trims) would
-// stay until the next burst: a process idle this long collects too. Under steady load it never is.
+// After a burst of ordinary cards, what the last ones left would stay until the next burst: a
+// process idle this long collects and trims its heap too. Under steady load it never is.
 const COLLECT_WHEN_IDLE_MS = 250;
-const collect = (globalThis as { gc?: () => void }).gc;
+const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;
+// The heap keeps what cards freed for the next ones to reuse (render-env.ts), but what they
+// freed in between blocks still in use can only be given back by a trim: once the process has
+// grown this far past its size after the last trim, it trims (a few ms, rarely).
+const TRIM_AFTER_GROWTH_BYTES = 64 << 20;
+let trimmedAt = 0;
 let drawing = 0;
 let pendingCollect: NodeJS.Timeout | null = null;
 
+function trim(): void {
+  if (trimHeap()) trimmedAt = process.memoryUsage.rss();
+}
+
+/** A full collection, then what it freed goes back to the system. */
+function collectAndTrim(): void {
+  collect?.();
+  trim();
+}
+
 function collectIfIdle(): void {
   if (drawing > 0) return;
-  if (v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collect?.();
+  if (v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collectAndTrim();
   // A task that arrives first clears the timer, so it fires only in a process still idle.
-  else pendingCollect = setTimeout(() => collect?.(), COLLECT_WHEN_IDLE_MS).unref();
+  else pendingCollect = setTimeout(collectAndTrim, COLLECT_WHEN_IDLE_MS).unref();
 }
 
 process.on('message', async (task: RenderTask) => {
@@ -50,6 +66,12 @@ process.on('message', async (task: RenderTask) => {
   } finally {
     drawing--;
   }
+  // The card's raster and the encoder's copy of it belong to objects that died young: a minor
+  // collection frees them now, so the next card reuses their memory (render-env.ts) instead of
+  // the heap growing by what V8 would otherwise have let pile up.
+  collect?.({ type: 'minor' });
+  if (trimmedAt === 0) trimmedAt = process.memoryUsage.rss();
+  else if (process.memoryUsage.rss() > trimmedAt + TRIM_AFTER_GROWTH_BYTES) trim();
   collectIfIdle();
 });
 // The parent going away (even by SIGKILL) closes the channel: nothing is left drawing for no one.
