@@ -18,14 +18,13 @@ import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { runLoad } from './load.ts';
-import { processTree, treeCpuMs } from './proc.ts';
-import { readRssMb } from '../src/render/pool.ts';
+import { treeCpuMs, treeRssMb } from './proc.ts';
 
 const HERE = path.resolve(import.meta.dirname, '..');
 const [other, targets = '/api/v1/content/1900000000000000001'] = process.argv.slice(2);
 const paths = targets.split(',');
 if (!other || !fs.existsSync(path.join(other, 'bin', 'postshot.js'))) {
-  console.error('usage: node --import tsx bench/compare.ts <other checkout> [path]');
+  console.error('usage: node --import tsx bench/compare.ts <other checkout> [paths]');
   process.exit(2);
 }
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -86,8 +85,7 @@ try {
     for (const s of round % 2 ? [...services].reverse() : services) {
       const before = treeCpuMs(s.child.pid!);
       const sample = setInterval(() => {
-        const mb = processTree(s.child.pid!).reduce((sum, pid) => sum + (readRssMb(pid) ?? 0), 0);
-        s.peakMb = Math.max(s.peakMb, mb);
+        s.peakMb = Math.max(s.peakMb, treeRssMb(s.child.pid!));
       }, 100);
       const result = await runLoad({
         url: `http://127.0.0.1:${s.port}`,

@@ -1,6 +1,7 @@
 // What the benches read of a process tree from Linux's /proc: the service and the processes
 // below it (render processes, and esbuild while it bundles).
 import fs from 'node:fs';
+import { readRssMb } from '../src/render/pool.ts';
 
 /** A /proc file's text, or '' once the process is gone. */
 export function readProc(file: string): string {
@@ -35,4 +36,9 @@ export function treeCpuMs(root: number): number {
     const fields = readProc(`/proc/${pid}/stat`).split(') ')[1]?.split(' ');
     return fields ? sum + (Number(fields[11]) + Number(fields[12])) * 10 : sum;
   }, 0);
+}
+
+/** Resident MB of a process and those below it, summed (shared pages count in each). */
+export function treeRssMb(root: number): number {
+  return processTree(root).reduce((sum, pid) => sum + (readRssMb(pid) ?? 0), 0);
 }

@@ -19,11 +19,10 @@ import { chromium } from 'playwright-core';
 import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
-import { readRssMb } from '../src/render/pool.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { freePort, waitUntilOk } from '../test/free-port.ts';
 import { type LoadRequest, runLoad } from './load.ts';
-import { processTree, readProc, treeCpuMs } from './proc.ts';
+import { processTree, readProc, treeCpuMs, treeRssMb } from './proc.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const POSTS: Record<string, string> = {
@@ -54,11 +53,6 @@ async function startService(env: Record<string, string>): Promise<{ url: string;
   const url = `http://127.0.0.1:${port}`;
   if (await waitUntilOk(`${url}/readyz`, 200)) return { url, child };
   throw new Error('service did not start');
-}
-
-/** Resident MB of the service and its render processes. */
-function treeRssMb(root: number): number {
-  return processTree(root).reduce((sum, pid) => sum + (readRssMb(pid) ?? 0), 0);
 }
 
 /**
