@@ -140,9 +140,21 @@ export function rangesOf(face: FontFace): Array<[number, number]> {
   return ranges;
 }
 
+const declares = (face: FontFace, cp: number) => face.ranges.some(([a, b]) => cp >= a && cp <= b);
+
 function covers(face: FontFace, cp: number): boolean {
-  if (CJK.has(face.family) && !face.ranges.some(([a, b]) => cp >= a && cp <= b)) return false;
+  if (CJK.has(face.family) && !declares(face, cp)) return false;
   return coverageOf(face).has(cp);
+}
+
+/**
+ * The face that draws `cp`: the first in `order` whose declared unicode-range holds it, as a
+ * browser picks among a package's subsets, else the first with a glyph. Subsets share
+ * punctuation and spaces (NBSP is in all eight of Noto Sans'): by glyphs alone the first subset,
+ * Cyrillic, would be loaded for a French post's NBSP.
+ */
+function faceFor(order: FontFace[], cp: number): FontFace | undefined {
+  return order.find((f) => declares(f, cp) && covers(f, cp)) ?? order.find((f) => covers(f, cp));
 }
 
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff]/;
@@ -189,10 +201,13 @@ export function selectFonts(
     const cp = ch.codePointAt(0)!;
     if (cp < 0x80 || seen.has(cp)) continue;
     seen.add(cp);
-    if (isPicture(cp)) continue;
-    const face = order.find((f) => covers(f, cp));
+    // Nothing is drawn for these: a face chosen for one (the joiner inside an emoji sequence)
+    // would be loaded, and inlined into HTML, for no glyph. Scripts that shape with them (ZWNJ
+    // in Persian) have them in their own faces, chosen by their letters.
+    if (isPicture(cp) || INVISIBLE.test(ch)) continue;
+    const face = faceFor(order, cp);
     if (face) chosen.add(face.name.replace(/~400$/, ''));
-    else if (!INVISIBLE.test(ch)) missing.push(cp);
+    else missing.push(cp);
   }
   const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;
   const cached = selectionCache.get(key);

@@ -39,7 +39,13 @@ function paragraphText(post: Post): string {
   return paragraphs.slice(0, post.text.split('\n').length).join('\n');
 }
 
-const samples = ['1900000000000000001', '1900000000000000002', '1900000000000000003', '1900000000000000005'];
+const samples = [
+  '1900000000000000001',
+  '1900000000000000002',
+  '1900000000000000003',
+  '1900000000000000005',
+  '1900000000000000014',
+];
 const posts: Array<[string, Post]> = [
   ...Object.keys(CORPUS).map((k): [string, Post] => [k, corpusPost(k)]),
   ...samples.map((id): [string, Post] => [id, loadPost(SAMPLES_DIR, id)]),
@@ -61,7 +67,43 @@ for (const [name, post] of posts) {
     });
     assert.deepEqual([...uncovered], []);
   });
+
+  test(`every face ${name} loads draws some of its text`, () => {
+    const { tree, fonts } = buildCardTree(post, 'light', new Map());
+    const drawn = new Set<number>();
+    walk(tree, (text) => {
+      for (const ch of text ?? '') drawn.add(ch.codePointAt(0)!);
+    });
+    // Latin is always loaded (handles, dates and counters are drawn in it): any other face must
+    // draw something Latin does not.
+    const latin = fonts.faces.find((f) => f.name === 'noto-sans~latin~400')!;
+    const idle = fonts.faces.filter(
+      (f) =>
+        f.weight === 400 &&
+        f !== latin &&
+        ![...drawn].some((cp) => coverageOf(f).has(cp) && !coverageOf(latin).has(cp)),
+    );
+    assert.deepEqual(
+      idle.map((f) => f.name),
+      [],
+      'a face loaded for no glyph is registered and inlined into HTML for nothing',
+    );
+  });
 }
+
+test('a card loads no face for joiners or for spaces Latin has: French, emoji sequences, Persian', () => {
+  const faces = (text: string) =>
+    buildCardTree(corpusPost('emoji', { text }), 'light', new Map()).fonts.faces.map((f) => f.name);
+  const latin = ['noto-sans~latin~400', 'noto-sans~latin~700'];
+  assert.deepEqual(faces('Prix\u00a0: 10\u00a0000\u00a0€ 👩🏽\u200d💻 🧑\u200d🧑\u200d🧒'), latin);
+  // ZWNJ shapes Persian: the Arabic face that draws the letters has it.
+  const persian = faces('می\u200cخواهم');
+  assert.ok(persian.includes('noto-sans-arabic~arabic~400'), persian.join(' '));
+  assert.ok(
+    persian.every((f) => f.startsWith('noto-sans-arabic~') || latin.includes(f)),
+    persian.join(' '),
+  );
+});
 
 test('text-presentation characters stay text; U+FEFF is dropped; a lone skin tone is a picture', () => {
   const post = corpusPost('emoji', { text: 'a © b ™ c ↔ d ☺︎ e\ufefff 🏻 ⭐' });
