@@ -4,6 +4,10 @@
 // (docs/performance.md). Kept in glibc's heap, the next card reuses them; the worker frees them
 // after each card (render-worker.ts), so the heap holds about what two cards need. The heap grows
 // on huge pages where glibc and the kernel allow it. Never over an operator's own settings.
+//
+// The engine also splits a card's work over a thread pool sized to the cores. The render pool
+// already runs a process per core with two cards each, so those threads only contend: with one
+// per process, PNG under load took less CPU and memory (docs/performance.md).
 import fs from 'node:fs';
 
 /** Allocations under this come from the heap: the raster of any card but the tallest. */
@@ -29,12 +33,14 @@ function hugePagesAvailable(): boolean {
 
 let supported: boolean | null = null;
 
-/** The parent's environment, with the allocator settings above (huge pages where they apply). */
+/** The parent's environment, with the settings above (huge pages where they apply). */
 export function renderProcessEnv(env: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
-  if (OWN_SETTINGS.some((name) => env[name] !== undefined)) return env;
+  const threads = env.RAYON_NUM_THREADS === undefined ? { RAYON_NUM_THREADS: '1' } : {};
+  if (OWN_SETTINGS.some((name) => env[name] !== undefined)) return { ...env, ...threads };
   supported ??= hugePagesAvailable() && glibcHasHugetlb();
   return {
     ...env,
+    ...threads,
     MALLOC_MMAP_THRESHOLD_: MMAP_THRESHOLD,
     MALLOC_TRIM_THRESHOLD_: TRIM_THRESHOLD,
     ...(supported ? { GLIBC_TUNABLES: 'glibc.malloc.hugetlb=1' } : {}),

@@ -15,18 +15,19 @@ function hugePagesHere(): boolean {
   return !thp.includes('[never]') && (major > 2 || (major === 2 && minor >= 35));
 }
 
-test("an operator's own allocator settings reach render processes as they are", () => {
+test("an operator's own allocator and thread settings reach render processes as they are", () => {
   for (const own of [
     { MALLOC_MMAP_THRESHOLD_: '131072' },
     { MALLOC_TRIM_THRESHOLD_: '0' },
     { GLIBC_TUNABLES: 'glibc.malloc.arena_max=1' },
   ]) {
     const env = renderProcessEnv({ PATH: '/usr/bin', ...own });
-    assert.deepEqual(env, { PATH: '/usr/bin', ...own });
+    assert.deepEqual(env, { PATH: '/usr/bin', RAYON_NUM_THREADS: '1', ...own });
   }
+  assert.equal(renderProcessEnv({ RAYON_NUM_THREADS: '4' }).RAYON_NUM_THREADS, '4');
 });
 
-test('render processes keep rasters in the heap, on huge pages where glibc and the kernel allow it', async (t) => {
+test('render processes keep rasters in the heap, on huge pages where glibc and the kernel allow it, and draw on one engine thread', async (t) => {
   const pool = new RenderPool(1, 60_000);
   t.after(() => pool.close());
   await pool.run(loadPost(SAMPLES_DIR, '1900000000000000014'), new Map(), { format: 'svg', theme: 'light' });
@@ -38,6 +39,8 @@ test('render processes keep rasters in the heap, on huge pages where glibc and t
       .filter(Boolean)
       .map((kv) => [kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1)]),
   );
+  // The engine's own thread pool: one thread, since the pool runs a process per core.
+  assert.equal(environ.RAYON_NUM_THREADS, process.env.RAYON_NUM_THREADS ?? '1');
   const own = ['MALLOC_MMAP_THRESHOLD_', 'MALLOC_TRIM_THRESHOLD_', 'GLIBC_TUNABLES'].filter((n) => process.env[n]);
   if (own.length > 0) {
     t.diagnostic(`${own.join(', ')} set here: the allocator is left as the operator set it`);
