@@ -13,8 +13,12 @@ export interface FontFace {
   name: string;
   weight: 400 | 700;
   file: string;
-  /** unicode-range the package declares: a first filter before the font's own cmap. */
-  ranges: Array<[number, number]>;
+  /**
+   * unicode-range the package declares, a first filter before the font's own cmap: first and
+   * last code point of each range in turn. Flat, as the CJK packages' thousand subsets declare
+   * some seventy thousand ranges: as pairs, half of a render process's heap objects.
+   */
+  ranges: Uint32Array;
 }
 
 const require = createRequire(import.meta.url);
@@ -57,13 +61,15 @@ function packageDir(pkg: string): string {
   return path.dirname(require.resolve(`@fontsource/${pkg}/package.json`));
 }
 
-function parseRanges(spec: string): Array<[number, number]> {
-  return spec.split(',').map((part) => {
-    const [a, b] = part.trim().replace(/^U\+/i, '').split('-');
-    const start = parseInt(a.replace(/\?/g, '0'), 16);
-    const end = b ? parseInt(b, 16) : a.includes('?') ? parseInt(a.replace(/\?/g, 'F'), 16) : start;
-    return [start, end];
-  });
+function parseRanges(spec: string): Uint32Array {
+  return Uint32Array.from(
+    spec.split(',').flatMap((part) => {
+      const [a, b] = part.trim().replace(/^U\+/i, '').split('-');
+      const start = parseInt(a.replace(/\?/g, '0'), 16);
+      const end = b ? parseInt(b, 16) : a.includes('?') ? parseInt(a.replace(/\?/g, 'F'), 16) : start;
+      return [start, end];
+    }),
+  );
 }
 
 function parseCss(pkg: string, weight: 400 | 700): FontFace[] {
@@ -126,21 +132,26 @@ const servedRanges = new Map<string, Array<[number, number]>>();
  * for CJK subsets, the glyphs the font really has otherwise (some packages declare less).
  */
 export function rangesOf(face: FontFace): Array<[number, number]> {
-  if (CJK.has(face.family)) return face.ranges;
   let ranges = servedRanges.get(face.file);
   if (!ranges) {
     ranges = [];
-    for (const cp of [...coverageOf(face)].sort((a, b) => a - b)) {
-      const last = ranges.at(-1);
-      if (last && last[1] === cp - 1) last[1] = cp;
-      else ranges.push([cp, cp]);
-    }
+    if (CJK.has(face.family))
+      for (let i = 0; i < face.ranges.length; i += 2) ranges.push([face.ranges[i], face.ranges[i + 1]]);
+    else
+      for (const cp of [...coverageOf(face)].sort((a, b) => a - b)) {
+        const last = ranges.at(-1);
+        if (last && last[1] === cp - 1) last[1] = cp;
+        else ranges.push([cp, cp]);
+      }
     servedRanges.set(face.file, ranges);
   }
   return ranges;
 }
 
-const declares = (face: FontFace, cp: number) => face.ranges.some(([a, b]) => cp >= a && cp <= b);
+function declares(face: FontFace, cp: number): boolean {
+  for (let i = 0; i < face.ranges.length; i += 2) if (cp >= face.ranges[i] && cp <= face.ranges[i + 1]) return true;
+  return false;
+}
 
 function covers(face: FontFace, cp: number): boolean {
   if (CJK.has(face.family) && !declares(face, cp)) return false;
