@@ -2,7 +2,7 @@
 import v8 from 'node:v8';
 import type { Post } from '../sources/post.ts';
 import type { PreparedImage } from './assets.ts';
-import { trimHeap } from './heap-trim.ts';
+import { heapInUse, trimHeap } from './c-heap.ts';
 import { renderCard, type RenderOptions } from './renderer.ts';
 
 export interface RenderTask {
@@ -33,6 +33,13 @@ const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) =>
 // grown this far past its size after the last trim, it trims (a few ms, rarely).
 const TRIM_AFTER_GROWTH_BYTES = 64 << 20;
 let trimmedAt = 0;
+// With two cards in a process, the minor collection at one card's end finds the other's raster
+// and the encoder's copy of it still in use, and moves them to the old generation. V8 does not
+// count the encoder's copy (a wrapped native object), so its own full collections came late and
+// the C heap in use grew to several times what one leaves (docs/performance.md). So the process
+// collects fully once the C heap in use has grown this far since the last full collection.
+const COLLECT_AFTER_GROWTH_BYTES = 64 << 20;
+let inUseAfterCollect = 0;
 let drawing = 0;
 let pendingCollect: NodeJS.Timeout | null = null;
 
@@ -43,6 +50,7 @@ function trim(): void {
 /** A full collection, then what it freed goes back to the system. */
 function collectAndTrim(): void {
   collect?.();
+  inUseAfterCollect = heapInUse() ?? 0;
   trim();
 }
 
@@ -70,6 +78,11 @@ process.on('message', async (task: RenderTask) => {
   // collection frees them now, so the next card reuses their memory (render-env.ts) instead of
   // the heap growing by what V8 would otherwise have let pile up.
   collect?.({ type: 'minor' });
+  const inUse = heapInUse();
+  if (inUse !== null && inUse > inUseAfterCollect + COLLECT_AFTER_GROWTH_BYTES) {
+    collect?.();
+    inUseAfterCollect = heapInUse() ?? 0;
+  }
   if (trimmedAt === 0) trimmedAt = process.memoryUsage.rss();
   else if (process.memoryUsage.rss() > trimmedAt + TRIM_AFTER_GROWTH_BYTES) trim();
   collectIfIdle();

@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
 
-const MODULE = pathToFileURL(path.resolve(import.meta.dirname, '../../src/render/heap-trim.ts')).href;
+const MODULE = pathToFileURL(path.resolve(import.meta.dirname, '../../src/render/c-heap.ts')).href;
 
 // In a process with the render processes' allocator settings, buffers freed below one still in
 // use stay resident (glibc trims only the top of its heap) until trimHeap() returns them.
@@ -44,4 +44,28 @@ test('trimHeap gives memory freed below live blocks back to the system', { skip:
   }
   // 96 MB were freed; most of it was still resident before the trim.
   assert.ok(before - after > 48, `RSS ${before.toFixed(0)} MB before the trim, ${after.toFixed(0)} MB after`);
+});
+
+test('heapInUse counts what the C heap handed out and has not had back', { skip: process.platform !== 'linux' }, () => {
+  // Node allocates a Buffer's bytes with calloc: 64 of 1 MB, then freed by a full collection.
+  const child = `
+const { heapInUse } = await import(${JSON.stringify(MODULE)});
+const start = heapInUse();
+let blocks = Array.from({ length: 64 }, () => Buffer.alloc(1 << 20, 1));
+const held = heapInUse();
+blocks = null;
+gc();
+await new Promise((r) => setTimeout(r, 50));
+gc();
+console.log(JSON.stringify({ start, held, freed: heapInUse() }));
+`;
+  const run = spawnSync(process.execPath, ['--expose-gc', '--import', 'tsx', '--input-type=module', '-e', child], {
+    encoding: 'utf8',
+  });
+  assert.equal(run.status, 0, run.stderr);
+  const { start, held, freed } = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
+  assert.ok(start !== null, 'mallinfo2 could not be called here (not glibc 2.33+?)');
+  const mb = (n: number) => n / (1 << 20);
+  assert.ok(mb(held - start) >= 64, `in use: ${mb(start).toFixed(1)} MB, then ${mb(held).toFixed(1)} MB holding 64 MB`);
+  assert.ok(mb(held - freed) >= 60, `in use: ${mb(held).toFixed(1)} MB holding, ${mb(freed).toFixed(1)} MB once freed`);
 });
