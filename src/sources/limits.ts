@@ -45,6 +45,12 @@ function cut(s: string, max: number): string {
   return s.slice(0, end);
 }
 
+/** `s` cut to `max` characters as cut() does, its last one an ellipsis when anything was cut. */
+function cutMarked(s: string, max: number): string {
+  const kept = cut(s, max);
+  return kept === s ? s : `${cut(kept, max - 1).trimEnd()}…`;
+}
+
 /** The first `max` code points of `s`, ending on a grapheme boundary. */
 function cutCodePoints(s: string, max: number): string {
   let at = 0;
@@ -61,14 +67,15 @@ function cutCodePoints(s: string, max: number): string {
 }
 
 function capOptional(s: string | undefined, max: number): string | undefined {
-  return s === undefined ? undefined : cut(s, max);
+  return s === undefined ? undefined : cutMarked(s, max);
 }
 
 const urlFits = (u: string | undefined): boolean => u === undefined || u.length <= POST_LIMITS.urlChars;
 
 /**
  * Holds a normalized post to X's limits: text cut at 25,000 code points (then marked truncated),
- * at most 4 media and 4 poll choices, names, labels and alt texts cut to X's lengths, entities
+ * at most 4 media and 4 poll choices, names, labels and alt texts cut to X's lengths (ending in
+ * an ellipsis, so a reader sees the cut), entities
  * beyond the text or the ceiling dropped, one level of quote. Pure; the post is not modified.
  */
 export function capPost(post: Post, depth = 0): Post {
@@ -86,21 +93,23 @@ export function capPost(post: Post, depth = 0): Post {
       ...post.author,
       // The handle is not cut: the post's URL is built from it. The body schemas hold it to X's
       // characters and length (schema.ts).
-      name: cut(post.author.name, L.nameChars),
+      name: cutMarked(post.author.name, L.nameChars),
     },
     text,
     entities,
     media: post.media
       .filter((m) => (m.type === 'photo' ? urlFits(m.url) : urlFits(m.poster) && urlFits(m.mp4)))
       .slice(0, L.media)
-      .map((m) => (m.alt === undefined ? m : { ...m, alt: cut(m.alt, L.altChars) })),
+      .map((m) => (m.alt === undefined ? m : { ...m, alt: cutMarked(m.alt, L.altChars) })),
     truncated: post.truncated || textCut,
   };
   if (!urlFits(out.author.avatarUrl)) delete out.author.avatarUrl;
   if (post.poll)
     out.poll = {
       ...post.poll,
-      choices: post.poll.choices.slice(0, L.pollChoices).map((c) => ({ ...c, label: cut(c.label, L.pollLabelChars) })),
+      choices: post.poll.choices
+        .slice(0, L.pollChoices)
+        .map((c) => ({ ...c, label: cutMarked(c.label, L.pollLabelChars) })),
     };
   if (post.card) {
     if (!urlFits(post.card.url) || !urlFits(post.card.image?.url)) delete out.card;
