@@ -146,9 +146,9 @@ function pollLines(post: Post): string[] {
   const total = poll.totalVotes ?? poll.choices.reduce((s, c) => s + (c.votes ?? 0), 0);
   return poll.choices.map((c) => {
     const label = escapeOneLine(c.label);
-    if (c.votes === undefined) return `\\- ${label}`;
+    if (c.votes === undefined) return `- ${label}`;
     const pct = total > 0 ? ((c.votes / total) * 100).toFixed(1) : '0.0';
-    return `\\- ${label}: ${formatCount(c.votes)} ${c.votes === 1 ? 'vote' : 'votes'} (${pct}%)`;
+    return `- ${label}: ${formatCount(c.votes)} ${c.votes === 1 ? 'vote' : 'votes'} (${pct}%)`;
   });
 }
 
@@ -166,7 +166,8 @@ function bodyBlocks(post: Post, options: MarkdownOptions): string[] {
   const blocks = [authorLine(post)];
   const text = textBlock(post);
   if (text) blocks.push(text);
-  if (post.poll) blocks.push(pollLines(post).join('\\\n'));
+  // A list, one item per choice: each label is escaped, so none can start another block.
+  if (post.poll) blocks.push(pollLines(post).join('\n'));
   const media = options.includeMedia ? mediaLines(post.media) : [];
   if (media.length) blocks.push(media.join('\\\n'));
   if (post.card?.title) blocks.push(link(post.card.title, post.card.url));
