@@ -15,8 +15,8 @@ export interface FontFace {
   file: string;
   /**
    * unicode-range the package declares, a first filter before the font's own cmap: first and
-   * last code point of each range in turn. Flat, as the CJK packages' thousand subsets declare
-   * some seventy thousand ranges: as pairs, half of a render process's heap objects.
+   * last code point of each range in turn. Flat: the CJK packages declare some seventy thousand
+   * ranges, and as pairs they were half of a render process's heap objects.
    */
   ranges: Uint32Array;
 }
