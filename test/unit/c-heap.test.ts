@@ -66,6 +66,7 @@ console.log(JSON.stringify({ start, held, freed: heapInUse() }));
   const { start, held, freed } = JSON.parse(run.stdout.trim().split('\n').at(-1)!);
   assert.ok(start !== null, 'mallinfo2 could not be called here (not glibc 2.33+?)');
   const mb = (n: number) => n / (1 << 20);
-  assert.ok(mb(held - start) >= 64, `in use: ${mb(start).toFixed(1)} MB, then ${mb(held).toFixed(1)} MB holding 64 MB`);
+  // The process's own small allocations come and go meanwhile: within a few MB.
+  assert.ok(mb(held - start) >= 60, `in use: ${mb(start).toFixed(1)} MB, then ${mb(held).toFixed(1)} MB holding 64 MB`);
   assert.ok(mb(held - freed) >= 60, `in use: ${mb(held).toFixed(1)} MB holding, ${mb(freed).toFixed(1)} MB once freed`);
 });
