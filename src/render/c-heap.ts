@@ -15,28 +15,27 @@ interface CHeap {
 
 let heap: CHeap | undefined;
 
-function bind<T>(koffi: Koffi, make: (libc: ReturnType<Koffi['load']>) => T): T | null {
+/** What `make` returns, or null where it throws: a module, library or function missing here. */
+function attempt<T>(make: () => T): T | null {
   try {
-    return make(koffi.load('libc.so.6'));
+    return make();
   } catch {
     return null;
   }
 }
 
 function loadHeap(): CHeap {
-  if (process.platform !== 'linux') return { trim: null, inUse: null };
-  let koffi: Koffi;
-  try {
-    koffi = createRequire(import.meta.url)('koffi') as Koffi;
-  } catch {
-    return { trim: null, inUse: null };
-  }
-  const trim = bind(koffi, (libc) => {
+  const none = { trim: null, inUse: null };
+  if (process.platform !== 'linux') return none;
+  const koffi = attempt(() => createRequire(import.meta.url)('koffi') as Koffi);
+  const libc = koffi && attempt(() => koffi.load('libc.so.6'));
+  if (!koffi || !libc) return none;
+  const trim = attempt(() => {
     const mallocTrim = libc.func('int malloc_trim(size_t pad)');
     return () => void mallocTrim(0);
   });
   // glibc 2.33 and later: the older mallinfo's int fields wrap past 2 GB.
-  const inUse = bind(koffi, (libc) => {
+  const inUse = attempt(() => {
     const fields = 'arena ordblks smblks hblks hblkhd usmblks fsmblks uordblks fordblks keepcost'.split(' ');
     const struct = koffi.struct(Object.fromEntries(fields.map((f) => [f, 'size_t'])));
     const mallinfo2 = libc.func('mallinfo2', struct, []);

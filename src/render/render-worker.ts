@@ -47,10 +47,15 @@ function trim(): void {
   if (trimHeap()) trimmedAt = process.memoryUsage.rss();
 }
 
-/** A full collection, then what it freed goes back to the system. */
-function collectAndTrim(): void {
+/** A full collection, and the C heap's use it left, which the next one is measured from. */
+function collectFully(): void {
   collect?.();
   inUseAfterCollect = heapInUse() ?? 0;
+}
+
+/** A full collection, then what it freed goes back to the system. */
+function collectAndTrim(): void {
+  collectFully();
   trim();
 }
 
@@ -79,10 +84,7 @@ process.on('message', async (task: RenderTask) => {
   // the heap growing by what V8 would otherwise have let pile up.
   collect?.({ type: 'minor' });
   const inUse = heapInUse();
-  if (inUse !== null && inUse > inUseAfterCollect + COLLECT_AFTER_GROWTH_BYTES) {
-    collect?.();
-    inUseAfterCollect = heapInUse() ?? 0;
-  }
+  if (inUse !== null && inUse > inUseAfterCollect + COLLECT_AFTER_GROWTH_BYTES) collectFully();
   if (trimmedAt === 0) trimmedAt = process.memoryUsage.rss();
   else if (process.memoryUsage.rss() > trimmedAt + TRIM_AFTER_GROWTH_BYTES) trim();
   collectIfIdle();
