@@ -1,23 +1,30 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Assets } from '../../src/render/assets.ts';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { RenderPool, readRssMb } from '../../src/render/pool.ts';
 import { renderCard } from '../../src/render/renderer.ts';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import type { MediaFetcher } from '../../src/sources/media.ts';
 import type { Post } from '../../src/sources/post.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
 import { CRAFTED_POSTS } from '../integration/crafted-posts.ts';
 import { loadPost, mediaFromFixtures } from './support.ts';
 
-test('cards drawn at once are byte for byte the cards drawn alone', async (t) => {
-  const { fixture, media } = await mediaFromFixtures();
-  t.after(() => fixture.close());
-  const cards = await Promise.all(
-    ['1900000000000000018', '1900000000000000011', '1900000000000000014'].map(async (id) => {
+/** Sample posts with their images, prepared for 2x as the service prepares them. */
+function loadCards(media: MediaFetcher, ids: string[]): Promise<Array<{ post: Post; assets: Assets }>> {
+  return Promise.all(
+    ids.map(async (id) => {
       const post = loadPost(SAMPLES_DIR, id);
       return { post, assets: await loadAssets(post, media, 2) };
     }),
   );
+}
+
+test('cards drawn at once are byte for byte the cards drawn alone', async (t) => {
+  const { fixture, media } = await mediaFromFixtures();
+  t.after(() => fixture.close());
+  const cards = await loadCards(media, ['1900000000000000018', '1900000000000000011', '1900000000000000014']);
   const draw = (i: number) =>
     renderCard(cards[i].post, cards[i].assets, { format: 'png', theme: 'dark', scale: 2 }).then((r) => r.bytes);
   const alone = [await draw(0), await draw(1), await draw(2)];
@@ -35,12 +42,12 @@ test("a render process kept busy with PNG cards releases each card's pixmaps", a
     await pool.close();
     await fixture.close();
   });
-  const cards = await Promise.all(
-    ['1900000000000000018', '1900000000000000008', '1900000000000000011', '1900000000000000014'].map(async (id) => {
-      const post = loadPost(SAMPLES_DIR, id);
-      return { post, assets: await loadAssets(post, media, 2) };
-    }),
-  );
+  const cards = await loadCards(media, [
+    '1900000000000000018',
+    '1900000000000000008',
+    '1900000000000000011',
+    '1900000000000000014',
+  ]);
   let next = 0;
   const draw = () => {
     const { post, assets } = cards[next++ % cards.length];
