@@ -12,9 +12,10 @@ export interface RenderTask {
   options: RenderOptions;
 }
 
+/** `peakMb`: the most resident memory the process has had, which the pool recycles it by. */
 export type RenderReply =
-  | { id: number; ok: true; bytes: Uint8Array; contentType: string }
-  | { id: number; ok: false; error: string };
+  | { id: number; ok: true; bytes: Uint8Array; contentType: string; peakMb: number }
+  | { id: number; ok: false; error: string; peakMb: number };
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('render-worker runs as a child process with an IPC channel');
@@ -43,6 +44,9 @@ let inUseAfterCollect = 0;
 let drawing = 0;
 let pendingCollect: NodeJS.Timeout | null = null;
 
+/** The kernel's high-water mark of this process's resident memory (VmHWM), from one system call. */
+const peakMb = () => process.resourceUsage().maxRSS / 1024;
+
 function trim(): void {
   if (trimHeap()) trimmedAt = process.memoryUsage.rss();
 }
@@ -59,6 +63,18 @@ function collectAndTrim(): void {
   trim();
 }
 
+/**
+ * After a raster card. Its raster and the encoder's copy of it belong to objects that died young:
+ * a minor collection frees them now, so the next card reuses their memory (render-env.ts) instead
+ * of the heap growing by what V8 would otherwise have let pile up. A vector card holds no raster,
+ * and reading the C heap walks its free lists: skipping both took a sixth off an SVG card's CPU.
+ */
+function releaseRaster(): void {
+  collect?.({ type: 'minor' });
+  const inUse = heapInUse();
+  if (inUse !== null && inUse > inUseAfterCollect + COLLECT_AFTER_GROWTH_BYTES) collectFully();
+}
+
 function collectIfIdle(): void {
   if (drawing > 0) return;
   if (v8.getHeapStatistics().external_memory > COLLECT_ABOVE_BYTES) collectAndTrim();
@@ -73,18 +89,18 @@ process.on('message', async (task: RenderTask) => {
   try {
     const out = await renderCard(task.post, new Map(task.assets), task.options);
     const bytes = new Uint8Array(out.bytes.buffer, out.bytes.byteOffset, out.bytes.byteLength);
-    send({ id: task.id, ok: true, bytes, contentType: out.contentType } satisfies RenderReply);
+    send({ id: task.id, ok: true, bytes, contentType: out.contentType, peakMb: peakMb() } satisfies RenderReply);
   } catch (err) {
-    send({ id: task.id, ok: false, error: String((err as Error)?.stack ?? err) } satisfies RenderReply);
+    send({
+      id: task.id,
+      ok: false,
+      error: String((err as Error)?.stack ?? err),
+      peakMb: peakMb(),
+    } satisfies RenderReply);
   } finally {
     drawing--;
   }
-  // The card's raster and the encoder's copy of it belong to objects that died young: a minor
-  // collection frees them now, so the next card reuses their memory (render-env.ts) instead of
-  // the heap growing by what V8 would otherwise have let pile up.
-  collect?.({ type: 'minor' });
-  const inUse = heapInUse();
-  if (inUse !== null && inUse > inUseAfterCollect + COLLECT_AFTER_GROWTH_BYTES) collectFully();
+  if (task.options.format !== 'svg' && task.options.format !== 'html') releaseRaster();
   if (trimmedAt === 0) trimmedAt = process.memoryUsage.rss();
   else if (process.memoryUsage.rss() > trimmedAt + TRIM_AFTER_GROWTH_BYTES) trim();
   collectIfIdle();

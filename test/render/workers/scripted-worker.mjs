@@ -3,6 +3,7 @@
 // else answers after `delay` ms with the text and how many jobs this worker held at once.
 // "young" answers with the size its young generation grows to under a render-like load (MB).
 // "spike" takes 200 MB, gives it back and answers with its RSS then (MB).
+// Every answer carries the process's peak resident memory, as the render worker's do.
 import fs from 'node:fs';
 import v8 from 'node:v8';
 
@@ -16,6 +17,9 @@ function growYoungGeneration() {
   }
   return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / (1 << 20);
 }
+
+const peakMb = () => process.resourceUsage().maxRSS / 1024;
+const send = (reply) => process.send({ ...reply, peakMb: peakMb() });
 
 let held = 0;
 process.on('message', async (task) => {
@@ -39,7 +43,7 @@ process.on('message', async (task) => {
     globalThis.gc();
     const rss = Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
     held--;
-    return process.send({
+    return send({
       id: task.id,
       ok: true,
       bytes: new TextEncoder().encode(`${rss}|1|${process.pid}`),
@@ -48,12 +52,12 @@ process.on('message', async (task) => {
   }
   if (text === 'young') {
     const bytes = new TextEncoder().encode(String(growYoungGeneration()));
-    return process.send({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
+    return send({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
   }
   await new Promise((resolve) => setTimeout(resolve, task.post.delay ?? 20));
   held--;
-  if (text === 'fail') return process.send({ id: task.id, ok: false, error: 'failed on purpose' });
+  if (text === 'fail') return send({ id: task.id, ok: false, error: 'failed on purpose' });
   const bytes = new TextEncoder().encode(`${text}|${peak}|${process.pid}`);
-  process.send({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
+  send({ id: task.id, ok: true, bytes, contentType: 'text/plain' });
 });
 process.send({ ready: true });
