@@ -5,6 +5,7 @@
 // its render processes is sampled while it is loaded.
 //
 // Usage: node --import tsx bench/compare.ts <other checkout> [paths]
+//   BENCH_CONNECTIONS (8): 1 compares latency (p50 per round) rather than throughput.
 //   The other checkout needs node_modules (a symlink to this one's works when the dependencies
 //   match), e.g. `git worktree add /tmp/base main && ln -s "$PWD/node_modules" /tmp/base/`.
 //   paths: comma-separated, requested in turn; Markdown of a sample post by default.
@@ -29,6 +30,7 @@ if (!other || !fs.existsSync(path.join(other, 'bin', 'postshot.js'))) {
 }
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 20_000);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 
 async function start(checkout: string, port: number, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(path.join(checkout, 'bin', 'postshot.js'), ['serve'], {
@@ -55,6 +57,7 @@ interface Service {
   child: ChildProcess;
   cpu: number[];
   rps: number[];
+  p50: number[];
   peakMb: number;
 }
 const services: Service[] = [];
@@ -79,7 +82,7 @@ try {
     }
     await store.close();
     const port = 18_700 + (process.pid % 1000) + i;
-    services.push({ name, port, keys, child: await start(checkout, port, env), cpu: [], rps: [], peakMb: 0 });
+    services.push({ name, port, keys, child: await start(checkout, port, env), cpu: [], rps: [], p50: [], peakMb: 0 });
   }
   for (let round = 0; round < ROUNDS; round++) {
     for (const s of round % 2 ? [...services].reverse() : services) {
@@ -89,7 +92,7 @@ try {
       }, 100);
       const result = await runLoad({
         url: `http://127.0.0.1:${s.port}`,
-        connections: 8,
+        connections: CONNECTIONS,
         amount: REQUESTS,
         requests: s.keys.map((key, i) => ({
           method: 'GET',
@@ -100,14 +103,17 @@ try {
       if (result.non2xx > 0) throw new Error(`${s.name}: ${result.non2xx} answers were not 2xx`);
       s.cpu.push(Math.round(((treeCpuMs(s.child.pid!) - before) * 1000) / REQUESTS));
       s.rps.push(Math.round(result.rps));
+      s.p50.push(result.p50);
     }
   }
   const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
-  console.log(`GET ${paths.join(', ')} at concurrency 8`);
-  console.log('  CPU per request, us (rounds; median) | req/s (rounds) | peak summed RSS, MB');
+  console.log(`GET ${paths.join(', ')} at concurrency ${CONNECTIONS}`);
+  console.log(
+    '  CPU per request, us (rounds; median) | req/s (rounds) | p50 ms (rounds; median) | peak summed RSS, MB',
+  );
   for (const s of services)
     console.log(
-      `  ${s.name.padEnd(6)} ${s.cpu.join(' ')}; ${median(s.cpu)} | ${s.rps.join(' ')} | ${Math.round(s.peakMb)}`,
+      `  ${s.name.padEnd(6)} ${s.cpu.join(' ')}; ${median(s.cpu)} | ${s.rps.join(' ')} | ${s.p50.join(' ')}; ${median(s.p50)} | ${Math.round(s.peakMb)}`,
     );
 } finally {
   for (const s of services) s.child.kill();

@@ -80,8 +80,8 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   return {
     total: latencies.length,
     rps: Math.round((latencies.length / seconds) * 10) / 10,
-    p50: Math.round(percentile(latencies, 50)),
-    p99: Math.round(percentile(latencies, 99)),
+    p50: Math.round(percentile(latencies, 50) * 10) / 10,
+    p99: Math.round(percentile(latencies, 99) * 10) / 10,
     non2xx,
     errors,
   };
