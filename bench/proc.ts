@@ -1,7 +1,7 @@
 // What the benches read of a process tree from Linux's /proc: the service and the processes
 // below it (render processes, and esbuild while it bundles).
 import fs from 'node:fs';
-import { readRssMb } from '../src/render/pool.ts';
+import { readRssMb } from '../src/render/resident-memory.ts';
 
 /** A /proc file's text, or '' once the process is gone. */
 export function readProc(file: string): string {

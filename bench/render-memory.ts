@@ -18,7 +18,7 @@ import path from 'node:path';
 import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
-import { readRssMb } from '../src/render/pool.ts';
+import { readRssMb } from '../src/render/resident-memory.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { CRAFTED_POSTS } from '../test/integration/crafted-posts.ts';
 import { CORPUS, corpusBody } from '../test/render/corpus.ts';

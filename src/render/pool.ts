@@ -1,5 +1,4 @@
 import { type ChildProcess, fork } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Post } from '../sources/post.ts';
@@ -7,6 +6,7 @@ import type { Assets, PreparedImage } from './assets.ts';
 import type { RenderReply, RenderTask } from './render-worker.ts';
 import type { RenderOptions, Rendered } from './renderer.ts';
 import { renderProcessEnv } from './render-env.ts';
+import { readRssMb } from './resident-memory.ts';
 import { renderWorkerScript } from './worker-script.ts';
 
 export class RenderTimeoutError extends Error {
@@ -66,21 +66,6 @@ interface Slot {
  */
 const JOBS_PER_WORKER = 2;
 const WATCH_MS = 100;
-
-const STATUS_FIELDS = { VmRSS: /VmRSS:\s+(\d+) kB/, VmHWM: /VmHWM:\s+(\d+) kB/ };
-
-/**
- * Resident memory of a process in MB (VmRSS), or the most it has had (VmHWM), from Linux's /proc;
- * null elsewhere (or once it is gone).
- */
-export function readRssMb(pid: number, field: keyof typeof STATUS_FIELDS = 'VmRSS'): number | null {
-  try {
-    const m = STATUS_FIELDS[field].exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
-}
 
 /** SharedArrayBuffers do not cross a process boundary: the bytes are copied into the message. */
 function assetsForIpc(assets: Assets): Array<[string, PreparedImage | null]> {
@@ -172,7 +157,7 @@ export class RenderPool {
     slot.ready.catch(() => {});
     child.on('message', (m: RenderReply | { ready: true }) => {
       if ('ready' in m) return;
-      slot.peakMb = Math.max(slot.peakMb, m.peakMb);
+      if (Number.isFinite(m.peakMb)) slot.peakMb = Math.max(slot.peakMb, m.peakMb);
       const entry = slot.jobs.get(m.id);
       if (!entry) return;
       clearTimeout(entry.timer);
@@ -227,8 +212,8 @@ export class RenderPool {
    * A process with no cards: replaced if a card took it large, so memory returns after it. Its
    * peak decides, not its RSS now: a process keeps part of what a large card took (allocator
    * arenas, engine caches, rasters not yet collected), and the kernel's peak misses no spike.
-   * The process reports that peak with each answer (one system call there): reading it from
-   * /proc here cost the service a tenth of a millisecond per card.
+   * The process reports that peak with each answer: reading it from /proc here cost the
+   * service's event loop a tenth of a millisecond per card.
    */
   private idle(slot: Slot): void {
     if (slot.dropped || slot.jobs.size > 0) return;

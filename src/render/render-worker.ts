@@ -4,6 +4,7 @@ import type { Post } from '../sources/post.ts';
 import type { PreparedImage } from './assets.ts';
 import { heapInUse, trimHeap } from './c-heap.ts';
 import { renderCard, type RenderOptions } from './renderer.ts';
+import { readRssMb } from './resident-memory.ts';
 
 export interface RenderTask {
   id: number;
@@ -44,8 +45,11 @@ let inUseAfterCollect = 0;
 let drawing = 0;
 let pendingCollect: NodeJS.Timeout | null = null;
 
-/** The kernel's high-water mark of this process's resident memory (VmHWM), from one system call. */
-const peakMb = () => process.resourceUsage().maxRSS / 1024;
+/**
+ * The most resident memory this process has had (VmHWM). Not getrusage's maxrss: across fork and
+ * exec that starts at the parent's resident size, so a large service would recycle every process.
+ */
+const peakMb = () => readRssMb(process.pid, 'VmHWM') ?? 0;
 
 function trim(): void {
   if (trimHeap()) trimmedAt = process.memoryUsage.rss();

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { RenderMemoryError, RenderPool, RenderTimeoutError, readRssMb } from '../../src/render/pool.ts';
+import { RenderMemoryError, RenderPool, RenderTimeoutError } from '../../src/render/pool.ts';
+import { readRssMb } from '../../src/render/resident-memory.ts';
 import type { Post } from '../../src/sources/post.ts';
+import { SAMPLES_DIR } from '../fixtures.ts';
+import { loadPost } from './support.ts';
 
 const SCRIPT = () => new URL('./workers/scripted-worker.mjs', import.meta.url);
 
@@ -91,6 +94,24 @@ test('a process whose memory peaked above recycleMb is replaced once idle, even 
   assert.ok(Number(rss) < 160, `the process gave the memory back (${rss} MB) before it answered`);
   await waitFor(() => readRssMb(Number(spikePid)) === null, 2000, 'the process that peaked is gone within 2 s');
   assert.notEqual((await job(pool, 'next')).split('|')[2], spikePid, 'a fresh process draws the next card');
+});
+
+test('a render process started by a large service keeps its place: its peak is its own memory', async (t) => {
+  // The process is forked from this one while it holds 200 MB: getrusage's maxrss would start
+  // there and recycle it after every card.
+  const held = Buffer.alloc(200 << 20, 1);
+  const pool = new RenderPool(1, 30_000, undefined, { memoryMb: 1024, recycleMb: 160 });
+  t.after(() => pool.close());
+  const post = loadPost(SAMPLES_DIR, '1900000000000000014');
+  const draw = async () => {
+    const out = await pool.run(post, new Map(), { format: 'svg', theme: 'light' });
+    assert.match(out.bytes.toString(), /^<svg/);
+    return pool.pids()[0];
+  };
+  const first = await draw();
+  assert.ok(first, 'the process is still there after its card');
+  assert.equal(await draw(), first, 'the process that drew the first card draws the second');
+  assert.equal(held.length, 200 << 20);
 });
 
 async function waitFor(ok: () => boolean, ms: number, what: string): Promise<void> {

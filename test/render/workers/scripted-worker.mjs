@@ -18,7 +18,7 @@ function growYoungGeneration() {
   return v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size / (1 << 20);
 }
 
-const peakMb = () => process.resourceUsage().maxRSS / 1024;
+const peakMb = () => Number(/VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]) / 1024;
 const send = (reply) => process.send({ ...reply, peakMb: peakMb() });
 
 let held = 0;
