@@ -6,8 +6,8 @@ import { buildApp } from '../app.ts';
 import { createAccountWithKey } from '../auth/admin.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { createContainer } from '../container.ts';
-import { startFixtureServer } from '../sources/fixture-server.ts';
-import type { CliIo } from './index.ts';
+import { fixtureIds, startFixtureServer } from '../sources/fixture-server.ts';
+import { CliError, type CliIo } from './index.ts';
 
 function findFreePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,11 +23,29 @@ function findFreePort(host: string): Promise<number> {
 export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', 'samples');
 
 /**
- * Offline demo: the fixture upstream serves the package's sample posts, a throwaway data dir
- * holds a pro account, and the printed curl lines work as they are.
+ * A folder of the user's own posts in the samples' layout (upstream/fxtwitter/<id>.json,
+ * upstream/syndication/<id>.json, optional media/manifest.json), or a CliError saying what it lacks.
  */
-export async function runDemo(base: Readonly<Config>, io: CliIo): Promise<number> {
-  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
+function readPostsDir(dir: string): { root: string; ids: string[] } {
+  const root = path.resolve(dir);
+  if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory())
+    throw new CliError(`--posts ${dir}: no such folder`);
+  const ids = fixtureIds(root);
+  if (ids.length === 0)
+    throw new CliError(
+      `--posts ${dir}: no posts in it (expected upstream/fxtwitter/<id>.json or upstream/syndication/<id>.json)`,
+    );
+  return { root, ids };
+}
+
+/**
+ * Offline demo: the fixture upstream serves the package's sample posts (and the user's own from
+ * `posts`, ahead of the samples), a throwaway data dir holds a pro account, and the printed curl
+ * lines work as they are. Images a post names without a file are drawn as placeholders.
+ */
+export async function runDemo(base: Readonly<Config>, io: CliIo, options: { posts?: string } = {}): Promise<number> {
+  const own = options.posts === undefined ? null : readPostsDir(options.posts);
+  const upstream = await startFixtureServer({ roots: own ? [own.root, SAMPLES_DIR] : [SAMPLES_DIR] });
   // PORT=0 picks a free port up front, so the public URL (and the printed curl lines) are right.
   const port = base.port === 0 ? await findFreePort(base.host) : base.port;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'postshot-demo-'));
@@ -52,7 +70,9 @@ export async function runDemo(base: Readonly<Config>, io: CliIo): Promise<number
   const key = created.value.apiKey;
   const url = config.publicUrl;
   const ids = upstream.ids();
-  io.out(`postshot demo: serving ${url} with ${ids.length} sample posts (no network needed)`);
+  const samples = ids.filter((id) => !own?.ids.includes(id));
+  const yours = own ? ` and ${own.ids.length} of yours` : '';
+  io.out(`postshot demo: serving ${url} with ${samples.length} sample posts${yours} (no network needed)`);
   io.out(`demo account ${created.value.account.id} (pro plan), API key:\n\n  ${key}\n`);
   io.out('Try:');
   const h = `-H 'X-API-KEY: ${key}'`;
@@ -68,7 +88,8 @@ export async function runDemo(base: Readonly<Config>, io: CliIo): Promise<number
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000010?format=png&returnType=url'`,
   ])
     io.out(`  ${line}`);
-  io.out(`\nSample post ids: ${ids.join(' ')}`);
+  io.out(`\nSample post ids: ${samples.join(' ')}`);
+  if (own) io.out(`Your post ids (${own.root}): ${own.ids.join(' ')}`);
   io.out('Ctrl-C stops the demo and removes its data.');
 
   return new Promise<number>((resolve) => {

@@ -10,7 +10,8 @@ export const USAGE = `postshot — X posts as screenshots and Markdown, metered 
 
 Usage:
   postshot serve                         start the HTTP API (default of npm start)
-  postshot demo                          offline demo: fixture upstream + demo account
+  postshot demo [--posts DIR]            offline demo: fixture upstream + demo account; DIR adds
+                                         your own posts, laid out as the package's samples/
   postshot accounts create --email E [--plan free|pro|pro_plus|business] [--json]
   postshot accounts list [--json]
   postshot accounts show ID [--json]
@@ -52,6 +53,7 @@ function parseCliArgs(argv: string[]) {
       output: { type: 'string', short: 'o' },
       url: { type: 'string' },
       'api-key': { type: 'string' },
+      posts: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -100,7 +102,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo =
       }
       case 'demo': {
         const { runDemo } = await import('./demo.ts');
-        return await runDemo(config, io);
+        return await runDemo(config, io, { posts: parsed.values.posts });
       }
       case 'accounts':
         return await runAccountsCommand(config, rest, parsed.values, io);

@@ -64,19 +64,35 @@ function mediaKey(raw: string): { key: string; name?: string } {
   return { key: `${u.hostname}${p}`, name: u.searchParams.get('name') ?? undefined };
 }
 
-function loadRoot(
-  root: string,
-  bodies: Record<'fxtwitter' | 'syndication', Map<string, string>>,
-  media: Map<string, MediaEntry[]>,
-) {
+/** The recorded bodies of a fixture root by post id, per source (`<id>.json` files). */
+function readBodies(root: string): Record<'fxtwitter' | 'syndication', Map<string, string>> {
+  const bodies = { fxtwitter: new Map<string, string>(), syndication: new Map<string, string>() };
   for (const kind of ['fxtwitter', 'syndication'] as const) {
     const dir = path.join(root, 'upstream', kind);
     if (!fs.existsSync(dir)) continue;
     for (const f of fs.readdirSync(dir)) {
       const m = /^(\d+)\.json$/.exec(f);
-      if (m && !bodies[kind].has(m[1])) bodies[kind].set(m[1], path.join(dir, f));
+      if (m) bodies[kind].set(m[1], path.join(dir, f));
     }
   }
+  return bodies;
+}
+
+/** Post ids a fixture root holds a body for, from either source. */
+export function fixtureIds(root: string): string[] {
+  const { fxtwitter, syndication } = readBodies(root);
+  return [...new Set([...fxtwitter.keys(), ...syndication.keys()])].sort();
+}
+
+function loadRoot(
+  root: string,
+  bodies: Record<'fxtwitter' | 'syndication', Map<string, string>>,
+  media: Map<string, MediaEntry[]>,
+) {
+  // An id in an earlier root keeps its body.
+  const own = readBodies(root);
+  for (const kind of ['fxtwitter', 'syndication'] as const)
+    for (const [id, file] of own[kind]) if (!bodies[kind].has(id)) bodies[kind].set(id, file);
   const manifest = path.join(root, 'media', 'manifest.json');
   if (fs.existsSync(manifest)) {
     const entries = JSON.parse(fs.readFileSync(manifest, 'utf8')) as Record<string, MediaEntry>;

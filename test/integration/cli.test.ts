@@ -162,14 +162,15 @@ test('postshot render writes a PNG from the configured sources', async (t) => {
   assert.match(missing.err, /not found/);
 });
 
-test('postshot demo serves the samples offline and prints working curl lines', async () => {
+/** Starts `postshot demo` with `args` and resolves once it has printed its key and curl lines. */
+async function startDemo(...args: string[]) {
   const { spawn } = await import('node:child_process');
-  const child = spawn(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'demo'], {
+  const child = spawn(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'demo', ...args], {
     env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let out = '';
   try {
-    let out = '';
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`demo did not start: ${out}`)), 30_000);
       child.stdout.on('data', (d) => {
@@ -181,6 +182,16 @@ test('postshot demo serves the samples offline and prints working curl lines', a
       });
       child.on('exit', (code) => reject(new Error(`demo exited ${code}: ${out}`)));
     });
+  } catch (err) {
+    child.kill('SIGTERM');
+    throw err;
+  }
+  return { child, out };
+}
+
+test('postshot demo serves the samples offline and prints working curl lines', async () => {
+  const { child, out } = await startDemo();
+  try {
     const key = /psk_[0-9A-Za-z]{38}/.exec(out)![0];
     const base = /serving (http:\/\/[^\s]+)/.exec(out)![1];
     const usage = await fetch(`${base}/api/v1/usage`, { headers: { 'x-api-key': key } });
@@ -196,5 +207,56 @@ test('postshot demo serves the samples offline and prints working curl lines', a
     assert.ok(out.includes(`curl -s -H 'X-API-KEY: ${key}' ${base}/api/v1/usage`));
   } finally {
     child.kill('SIGTERM');
+  }
+});
+
+test('postshot demo --posts serves your own posts beside the samples, and refuses a folder without posts', async () => {
+  const dir = makeTempDir();
+  const sample = JSON.parse(
+    fs.readFileSync(path.join(REPO_DIR, 'samples', 'upstream', 'fxtwitter', '1900000000000000003.json'), 'utf8'),
+  );
+  const id = '1234567890123456789';
+  const tweet = {
+    ...sample.tweet,
+    id,
+    url: `https://x.com/someone/status/${id}`,
+    text: 'Mine, not a sample. ✓',
+    lang: 'en',
+  };
+  fs.mkdirSync(path.join(dir, 'upstream', 'fxtwitter'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', `${id}.json`), JSON.stringify({ ...sample, tweet }));
+
+  const { child, out } = await startDemo('--posts', dir);
+  try {
+    assert.match(out, new RegExp(`Your post ids \\(.*\\): ${id}\n`));
+    assert.match(out, /with \d+ sample posts and 1 of yours \(no network needed\)/);
+    assert.match(out, /Sample post ids: 1900000000000000001 /);
+    const key = /psk_[0-9A-Za-z]{38}/.exec(out)![0];
+    const base = /serving (http:\/\/[^\s]+)/.exec(out)![1];
+    const md = await fetch(`${base}/api/v1/content/${id}`, { headers: { 'x-api-key': key } });
+    assert.equal(md.status, 200);
+    assert.match(await md.text(), /Mine, not a sample\./);
+    const svg = await fetch(`${base}/api/v1/screenshot/${id}?format=svg`, { headers: { 'x-api-key': key } });
+    assert.equal(svg.status, 200);
+    assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
+    const sampleMd = await fetch(`${base}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': key } });
+    assert.match(await sampleMd.text(), /Shipping day/);
+  } finally {
+    child.kill('SIGTERM');
+  }
+
+  const empty = makeTempDir();
+  for (const folder of [empty, path.join(empty, 'missing')]) {
+    const refused = spawnSync(
+      process.execPath,
+      [path.join(REPO_DIR, 'bin', 'postshot.js'), 'demo', '--posts', folder],
+      {
+        env: { ...process.env, PORT: '0' },
+        encoding: 'utf8',
+        timeout: 30_000,
+      },
+    );
+    assert.equal(refused.status, 1, refused.stderr);
+    assert.match(refused.stderr, folder === empty ? /--posts .*: no posts in it/ : /--posts .*: no such folder/);
   }
 });
