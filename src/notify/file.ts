@@ -3,7 +3,11 @@ import path from 'node:path';
 import nodemailer from 'nodemailer';
 import type { Mailer, MailMessage } from './interface.ts';
 
-/** Writes each message as an .eml file (the embedded default when no SMTP server is configured). */
+/**
+ * Writes each message as an .eml file (the embedded default when no SMTP server is configured),
+ * and its plain text beside it as a .txt to read with cat: the .eml's text part is
+ * quoted-printable whenever a line is long, and a sign-in link's always is (`=3D`, split lines).
+ */
 export class FileMailer implements Mailer {
   private readonly builder = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
 
@@ -12,9 +16,16 @@ export class FileMailer implements Mailer {
   async send(message: MailMessage): Promise<void> {
     const info = await this.builder.sendMail(message);
     await fs.mkdir(this.dir, { recursive: true });
-    const name = `${message.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9_.@-]/g, '_')}.eml`;
+    const name = message.messageId.replace(/[<>]/g, '').replace(/[^A-Za-z0-9_.@-]/g, '_');
+    const readable = `To: ${message.to}\nSubject: ${message.subject}\n\n${message.text}`;
+    // The .eml last: once it is there, the message is complete.
+    await this.write(`${name}.txt`, readable);
+    await this.write(`${name}.eml`, info.message as Buffer);
+  }
+
+  private async write(name: string, data: string | Buffer): Promise<void> {
     const tmp = path.join(this.dir, `.${name}.tmp`);
-    await fs.writeFile(tmp, info.message as Buffer);
+    await fs.writeFile(tmp, data);
     await fs.rename(tmp, path.join(this.dir, name));
   }
 

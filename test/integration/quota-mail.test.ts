@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { build, manualClock, type Harness } from '../helper.ts';
+import { composeSignInMail } from '../../src/account/sign-in-mail.ts';
+import { FileMailer } from '../../src/notify/file.ts';
+import { build, makeTempDir, manualClock, type Harness } from '../helper.ts';
 import { freePort } from '../free-port.ts';
 import { startSmtp } from '../smtp.ts';
 
@@ -122,4 +124,32 @@ test('without SMTP, each message is written as an .eml file under <data dir>/mai
   const eml = fs.readFileSync(path.join(dir, files[0]), 'utf8');
   assert.match(eml, /^To: files@example\.com$/m);
   assert.match(eml, /^Subject: postshot: 50% of your Free quota used$/m);
+  const txt = fs.readFileSync(path.join(dir, files[0].replace(/\.eml$/, '.txt')), 'utf8');
+  assert.match(
+    txt,
+    /^To: files@example\.com\nSubject: postshot: 50% of your Free quota used\n\nYou have used 50% of your Free quota\./,
+  );
+});
+
+test('without SMTP, a sign-in link reads whole in the .txt beside its .eml', async () => {
+  const dir = makeTempDir();
+  const link = `http://127.0.0.1:8080/account/verify?token=${'Ab9_-'.repeat(9)}`;
+  const mailer = new FileMailer(dir);
+  await mailer.send(
+    composeSignInMail({
+      to: 'me@example.com',
+      from: 'postshot <no-reply@example.com>',
+      link,
+      validMinutes: 15,
+      messageId: '<s1@example.com>',
+    }),
+  );
+  assert.deepEqual(fs.readdirSync(dir).sort(), ['s1@example.com.eml', 's1@example.com.txt']);
+  const txt = fs.readFileSync(path.join(dir, 's1@example.com.txt'), 'utf8');
+  assert.ok(txt.split('\n').includes(link), txt);
+  assert.match(txt, /^To: me@example\.com\nSubject: Your postshot sign-in link\n/);
+  // The .eml is the same message for a mail client, its long lines quoted-printable.
+  const eml = fs.readFileSync(path.join(dir, 's1@example.com.eml'), 'utf8');
+  assert.match(eml, /^Content-Transfer-Encoding: quoted-printable$/m);
+  assert.ok(!eml.split('\n').includes(link));
 });
