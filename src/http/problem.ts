@@ -84,5 +84,7 @@ export function sendProblem(
 ): FastifyReply {
   const body = problemBody(code, detail, request.id, status);
   // A refusal is about this moment (quota, rate, upstream): never reused from a cache.
-  return reply.code(body.status).header('Cache-Control', 'no-store').type('application/problem+json').send(body);
+  reply.code(body.status).header('Cache-Control', 'no-store').type('application/problem+json');
+  // HEAD gets GET's status and headers without the body, whatever carries the answer.
+  return request.method === 'HEAD' ? reply.send() : reply.send(body);
 }
