@@ -1,9 +1,9 @@
 // npm run bench:engine: the render pipeline in-process, on the bench's posts, side by side:
-// the engine's raster alone, PNG as served (raster + our deflate), the engine's own PNG, JPEG
-// and WebP encoders, SVG, HTML, and the 25,000-character note. p50 over BENCH_ITERATIONS renders
+// the engine's layout alone, its raster alone, PNG as served (raster + our deflate), the
+// engine's own PNG, JPEG and WebP encoders, SVG, HTML, and the 25,000-character note. p50 over BENCH_ITERATIONS renders
 // after a warm-up; no HTTP, no worker.
 import path from 'node:path';
-import { encodeRaster, rasterize } from '../src/render/engine-takumi.ts';
+import { encodeRaster, measureCard, rasterize } from '../src/render/engine-takumi.ts';
 import { loadAssets } from '../src/render/load-assets.ts';
 import { buildCardTree, renderCard } from '../src/render/renderer.ts';
 import type { Post } from '../src/sources/post.ts';
@@ -48,6 +48,7 @@ for (const [name, id] of Object.entries(POSTS)) {
   const { tree, fonts } = buildCardTree(post, 'light', assets);
   const card = { tree, faces: fonts.faces, width: 550 };
   const cells = [
+    await p50(() => measureCard(card)),
     await p50(() => rasterize(card, 2)),
     await p50(() => renderCard(post, assets, { format: 'png', theme: 'light', scale: 2 })),
     await p50(() => encodeRaster(card, 2, 'png')),
@@ -64,6 +65,6 @@ const noteSvg = await p50(() => renderCard(note, new Map(), { format: 'svg', the
 await fixture.close();
 
 console.log('\nrender pipeline in-process, ms (p50), 2x\n');
-console.log('  post      raster     PNG        engine PNG JPEG       WebP       SVG        HTML');
+console.log('  post      layout     raster     PNG        engine PNG JPEG       WebP       SVG        HTML');
 for (const r of rows) console.log(r);
 console.log(`\n  25,000-character note: PNG ${notePng} ms, SVG ${noteSvg} ms`);
