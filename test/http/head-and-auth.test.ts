@@ -65,6 +65,10 @@ test('HEAD answers the refusals GET would, from what is known without an upstrea
   assert.equal(noKey.statusCode, 401);
   assert.match(String(noKey.headers['content-type']), /^application\/problem\+json/);
   assert.equal(noKey.body, '');
+  // The headers of GET's refusal, its length included (request ids are all 36 characters).
+  const noKeyGet = await h.app.inject({ method: 'GET', url: `/api/v1/screenshot/${POST}` });
+  assert.equal(noKey.headers['content-type'], noKeyGet.headers['content-type']);
+  assert.equal(Number(noKey.headers['content-length']), Buffer.byteLength(noKeyGet.body));
   assert.equal((await head(`/api/v1/content/${TEXT_POST}`, { 'x-api-key': generateApiKey() })).statusCode, 403);
 
   const badFormat = await head(`/api/v1/screenshot/${POST}?format=bmp`);
