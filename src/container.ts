@@ -172,7 +172,8 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     },
   });
   const images = await openImageStore(config);
-  const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FileMailer(path.join(config.dataDir, 'mail'));
+  const mailDir = path.join(config.dataDir, 'mail');
+  const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FileMailer(mailDir);
   const outbox = new OutboxSender(accounts, mailer, clock, logger, config.mailFrom);
 
   const inFlight = new InFlight();
@@ -274,6 +275,9 @@ export async function createContainer(config: Readonly<Config>, options: Contain
         const where = url ? ` (${redactUrl(url)})` : '';
         logger.warn({ part }, `${part} unreachable at start${where}; requests that need it get 503 until it answers`);
       }
+      // Without SMTP a sign-in link reaches no one unless the operator knows where to look.
+      if (!config.smtpUrl)
+        logger.info({ dir: mailDir }, `no SMTP server (POSTSHOT_SMTP_URL): e-mails are written to ${mailDir}`);
       lockedAt = options.dataDirLockedAt ?? null;
       // Work on the stores starts once they are open: at once, or when the database first answers.
       if (stores.isOpen()) await startStoreWork();

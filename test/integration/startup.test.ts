@@ -117,4 +117,8 @@ test('a list of proxy subnets is accepted as POSTSHOT_TRUST_PROXY; an unreachabl
   const warnings = logLines(stdout).filter((l) => l.level === 40 && l.part === 'redis');
   assert.equal(warnings.length, 1, stdout);
   assert.match(String(warnings[0].msg), /^redis unreachable at start \(redis:\/\/127\.0\.0\.1:1\)/);
+  // No SMTP server configured: the operator is told once where the e-mails go.
+  const mail = logLines(stdout).filter((l) => l.level === 30 && /^no SMTP server/.test(String(l.msg)));
+  assert.equal(mail.length, 1, stdout);
+  assert.equal(mail[0].dir, path.join(dir, 'mail'));
 });
