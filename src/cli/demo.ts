@@ -6,8 +6,9 @@ import { buildApp } from '../app.ts';
 import { createAccountWithKey } from '../auth/admin.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { createContainer } from '../container.ts';
-import { fixtureIds, startFixtureServer } from '../sources/fixture-server.ts';
-import { CliError, type CliIo } from './index.ts';
+import { startFixtureServer } from '../sources/fixture-server.ts';
+import { readOwnPosts } from './demo-posts.ts';
+import type { CliIo } from './index.ts';
 
 function findFreePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -23,28 +24,13 @@ function findFreePort(host: string): Promise<number> {
 export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', 'samples');
 
 /**
- * A folder of the user's own posts in the samples' layout (upstream/fxtwitter/<id>.json,
- * upstream/syndication/<id>.json, optional media/manifest.json), or a CliError saying what it lacks.
- */
-function readPostsDir(dir: string): { root: string; ids: string[] } {
-  const root = path.resolve(dir);
-  if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory())
-    throw new CliError(`--posts ${dir}: no such folder`);
-  const ids = fixtureIds(root);
-  if (ids.length === 0)
-    throw new CliError(
-      `--posts ${dir}: no posts in it (expected upstream/fxtwitter/<id>.json or upstream/syndication/<id>.json)`,
-    );
-  return { root, ids };
-}
-
-/**
  * Offline demo: the fixture upstream serves the package's sample posts (and the user's own from
  * `posts`, ahead of the samples), a throwaway data dir holds a pro account, and the printed curl
  * lines work as they are. Images a post names without a file are drawn as placeholders.
  */
 export async function runDemo(base: Readonly<Config>, io: CliIo, options: { posts?: string } = {}): Promise<number> {
-  const own = options.posts === undefined ? null : readPostsDir(options.posts);
+  const own = options.posts === undefined ? null : readOwnPosts(options.posts);
+  for (const problem of own?.problems ?? []) io.err(`postshot: --posts: will not render ${problem}`);
   const upstream = await startFixtureServer({ roots: own ? [own.root, SAMPLES_DIR] : [SAMPLES_DIR] });
   // PORT=0 picks a free port up front, so the public URL (and the printed curl lines) are right.
   const port = base.port === 0 ? await findFreePort(base.host) : base.port;
@@ -53,7 +39,9 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
     PORT: String(port),
     HOST: base.host,
     POSTSHOT_DATA_DIR: dataDir,
-    POSTSHOT_LOG_LEVEL: 'warn',
+    // The samples recorded for syndication alone make FxTwitter fail on purpose (the fallback):
+    // its warnings would read as faults in a demo.
+    POSTSHOT_LOG_LEVEL: 'error',
     ...upstream.env,
   });
   const container = await createContainer(config);
@@ -70,7 +58,7 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
   const key = created.value.apiKey;
   const url = config.publicUrl;
   const ids = upstream.ids();
-  const samples = ids.filter((id) => !own?.ids.includes(id));
+  const samples = ids.filter((id) => !own?.held.includes(id));
   const yours = own ? ` and ${own.ids.length} of yours` : '';
   io.out(`postshot demo: serving ${url} with ${samples.length} sample posts${yours} (no network needed)`);
   io.out(`demo account ${created.value.account.id} (pro plan), API key:\n\n  ${key}\n`);
@@ -86,6 +74,12 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000002?format=png&theme=dark' -o arabic-dark.png`,
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000011?format=html' -o quote.html`,
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000010?format=png&returnType=url'`,
+    ...(own
+      ? [
+          `curl -s ${h} ${url}/api/v1/content/${own.ids[0]}`,
+          `curl -s ${h} '${url}/api/v1/screenshot/${own.ids[0]}?format=png' -o ${own.ids[0]}.png`,
+        ]
+      : []),
   ])
     io.out(`  ${line}`);
   io.out(`\nSample post ids: ${samples.join(' ')}`);

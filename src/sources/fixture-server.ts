@@ -64,8 +64,8 @@ function mediaKey(raw: string): { key: string; name?: string } {
   return { key: `${u.hostname}${p}`, name: u.searchParams.get('name') ?? undefined };
 }
 
-/** The recorded bodies of a fixture root by post id, per source (`<id>.json` files). */
-function readBodies(root: string): Record<'fxtwitter' | 'syndication', Map<string, string>> {
+/** The recorded bodies of a fixture root: file by post id, per source (`<id>.json` files). */
+export function fixtureFiles(root: string): Record<'fxtwitter' | 'syndication', Map<string, string>> {
   const bodies = { fxtwitter: new Map<string, string>(), syndication: new Map<string, string>() };
   for (const kind of ['fxtwitter', 'syndication'] as const) {
     const dir = path.join(root, 'upstream', kind);
@@ -78,19 +78,13 @@ function readBodies(root: string): Record<'fxtwitter' | 'syndication', Map<strin
   return bodies;
 }
 
-/** Post ids a fixture root holds a body for, from either source. */
-export function fixtureIds(root: string): string[] {
-  const { fxtwitter, syndication } = readBodies(root);
-  return [...new Set([...fxtwitter.keys(), ...syndication.keys()])].sort();
-}
-
 function loadRoot(
   root: string,
   bodies: Record<'fxtwitter' | 'syndication', Map<string, string>>,
   media: Map<string, MediaEntry[]>,
 ) {
   // An id in an earlier root keeps its body.
-  const own = readBodies(root);
+  const own = fixtureFiles(root);
   for (const kind of ['fxtwitter', 'syndication'] as const)
     for (const [id, file] of own[kind]) if (!bodies[kind].has(id)) bodies[kind].set(id, file);
   const manifest = path.join(root, 'media', 'manifest.json');

@@ -170,6 +170,10 @@ async function startDemo(...args: string[]) {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
+  let err = '';
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`demo did not start: ${out}`)), 30_000);
@@ -186,7 +190,7 @@ async function startDemo(...args: string[]) {
     child.kill('SIGTERM');
     throw err;
   }
-  return { child, out };
+  return { child, out, err: () => err };
 }
 
 test('postshot demo serves the samples offline and prints working curl lines', async () => {
@@ -210,7 +214,7 @@ test('postshot demo serves the samples offline and prints working curl lines', a
   }
 });
 
-test('postshot demo --posts serves your own posts beside the samples, and refuses a folder without posts', async () => {
+test('postshot demo --posts serves your own posts beside the samples, names files that will not render, and refuses a folder with none', async () => {
   const dir = makeTempDir();
   const sample = JSON.parse(
     fs.readFileSync(path.join(REPO_DIR, 'samples', 'upstream', 'fxtwitter', '1900000000000000003.json'), 'utf8'),
@@ -225,10 +229,20 @@ test('postshot demo --posts serves your own posts beside the samples, and refuse
   };
   fs.mkdirSync(path.join(dir, 'upstream', 'fxtwitter'), { recursive: true });
   fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', `${id}.json`), JSON.stringify({ ...sample, tweet }));
+  // Two that will not render, each named with why at start rather than met as a 404 later.
+  fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', '1234567890123456780.json'), '{"code":200,"tweet":');
+  const { author: _, ...authorless } = tweet;
+  fs.writeFileSync(
+    path.join(dir, 'upstream', 'fxtwitter', '1234567890123456781.json'),
+    JSON.stringify({ ...sample, tweet: { ...authorless, id: '1234567890123456781' } }),
+  );
 
-  const { child, out } = await startDemo('--posts', dir);
+  const { child, out, err } = await startDemo('--posts', dir);
   try {
     assert.match(out, new RegExp(`Your post ids \\(.*\\): ${id}\n`));
+    assert.match(err(), /will not render upstream\/fxtwitter\/1234567890123456780\.json: not JSON/);
+    assert.match(err(), /will not render upstream\/fxtwitter\/1234567890123456781\.json: .*author/);
+    assert.ok(out.includes(`/api/v1/screenshot/${id}?format=png' -o ${id}.png`), 'a curl line for your own post');
     assert.match(out, /with \d+ sample posts and 1 of yours \(no network needed\)/);
     assert.match(out, /Sample post ids: 1900000000000000001 /);
     const key = /psk_[0-9A-Za-z]{38}/.exec(out)![0];
@@ -246,7 +260,14 @@ test('postshot demo --posts serves your own posts beside the samples, and refuse
   }
 
   const empty = makeTempDir();
-  for (const folder of [empty, path.join(empty, 'missing')]) {
+  const broken = makeTempDir();
+  fs.mkdirSync(path.join(broken, 'upstream', 'syndication'), { recursive: true });
+  fs.writeFileSync(path.join(broken, 'upstream', 'syndication', '42.json'), '[]');
+  for (const [folder, said] of [
+    [empty, /--posts .*: no posts in it/],
+    [path.join(empty, 'missing'), /--posts .*: no such folder/],
+    [broken, /--posts .*: none of its posts would render:\n {2}upstream\/syndication\/42\.json: body is not an object/],
+  ] as const) {
     const refused = spawnSync(
       process.execPath,
       [path.join(REPO_DIR, 'bin', 'postshot.js'), 'demo', '--posts', folder],
@@ -257,6 +278,6 @@ test('postshot demo --posts serves your own posts beside the samples, and refuse
       },
     );
     assert.equal(refused.status, 1, refused.stderr);
-    assert.match(refused.stderr, folder === empty ? /--posts .*: no posts in it/ : /--posts .*: no such folder/);
+    assert.match(refused.stderr, said);
   }
 });
