@@ -18,6 +18,7 @@ import { ProblemError, sendProblem } from './http/problem.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { RenderTimeoutError } from './render/pool.ts';
+import { registerHeadBodyDrop } from './http/hooks/head-body.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -74,6 +75,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   });
   await registerCors(app, c);
   await registerCompression(app);
+  registerHeadBodyDrop(app);
 
   app.setErrorHandler(
     async (err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError, request, reply) => {

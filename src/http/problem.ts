@@ -84,10 +84,5 @@ export function sendProblem(
 ): FastifyReply {
   const body = problemBody(code, detail, request.id, status);
   // A refusal is about this moment (quota, rate, upstream): never reused from a cache.
-  reply.code(body.status).header('Cache-Control', 'no-store').type('application/problem+json; charset=utf-8');
-  // Serialized here so HEAD gets GET's status and headers, Content-Length included, without the
-  // body, whatever carries the answer.
-  const payload = JSON.stringify(body);
-  if (request.method !== 'HEAD') return reply.send(payload);
-  return reply.header('Content-Length', Buffer.byteLength(payload)).send();
+  return reply.code(body.status).header('Cache-Control', 'no-store').type('application/problem+json').send(body);
 }

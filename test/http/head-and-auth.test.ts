@@ -65,10 +65,25 @@ test('HEAD answers the refusals GET would, from what is known without an upstrea
   assert.equal(noKey.statusCode, 401);
   assert.match(String(noKey.headers['content-type']), /^application\/problem\+json/);
   assert.equal(noKey.body, '');
-  // The headers of GET's refusal, its length included (request ids are all 36 characters).
-  const noKeyGet = await h.app.inject({ method: 'GET', url: `/api/v1/screenshot/${POST}` });
-  assert.equal(noKey.headers['content-type'], noKeyGet.headers['content-type']);
-  assert.equal(Number(noKey.headers['content-length']), Buffer.byteLength(noKeyGet.body));
+  // A refusal's headers are GET's, its length and encoding included, on the routes that answer
+  // HEAD themselves and on those Fastify answers it for (one request id: the same body, long
+  // enough to be compressed).
+  for (const url of [`/api/v1/screenshot/${POST}`, `/api/v1/content/${TEXT_POST}`, '/api/v1/usage', '/images/x.png']) {
+    for (const encoding of [{}, { 'accept-encoding': 'gzip' }]) {
+      const sent = { ...encoding, 'x-request-id': 'head-and-get-0123456789abcdef0123456789abcdef' };
+      const [headRes, getRes] = await Promise.all(
+        (['HEAD', 'GET'] as const).map((method) => h.app.inject({ method, url, headers: sent })),
+      );
+      assert.ok(getRes.statusCode >= 400, `${url}: a refusal`);
+      assert.equal(headRes.statusCode, getRes.statusCode, url);
+      assert.equal(headRes.body, '', `${url}: HEAD has no body`);
+      // The image's 404 is too short to be worth compressing; the others are compressed.
+      if ('accept-encoding' in encoding && !url.startsWith('/images/'))
+        assert.equal(getRes.headers['content-encoding'], 'gzip', `${url}: compressed`);
+      for (const name of ['content-type', 'content-length', 'content-encoding', 'vary'])
+        assert.equal(headRes.headers[name], getRes.headers[name], `${url} ${JSON.stringify(encoding)}: ${name}`);
+    }
+  }
   assert.equal((await head(`/api/v1/content/${TEXT_POST}`, { 'x-api-key': generateApiKey() })).statusCode, 403);
 
   const badFormat = await head(`/api/v1/screenshot/${POST}?format=bmp`);

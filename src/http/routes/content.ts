@@ -144,8 +144,20 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
     ...documented(contentSchema),
     handler: single,
   });
-  app.route({ method: 'HEAD', url: '/api/v1/content/*', schema: { hide: true }, handler: single });
-  app.route({ method: ['GET', 'HEAD'], url: '/api/v1/content', schema: { hide: true }, handler: single });
+  app.route({
+    method: 'HEAD',
+    url: '/api/v1/content/*',
+    schema: { hide: true },
+    config: { answersHead: true },
+    handler: single,
+  });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/api/v1/content',
+    schema: { hide: true },
+    config: { answersHead: true },
+    handler: single,
+  });
 
   // The key is checked before the body is read: no key is 401 whatever the body.
   app.post(

@@ -97,6 +97,18 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
     ...documented(screenshotSchema),
     handler: handler,
   });
-  app.route({ method: 'HEAD', url: '/api/v1/screenshot/*', schema: { hide: true }, handler: handler });
-  app.route({ method: ['GET', 'HEAD'], url: '/api/v1/screenshot', schema: { hide: true }, handler });
+  app.route({
+    method: 'HEAD',
+    url: '/api/v1/screenshot/*',
+    schema: { hide: true },
+    config: { answersHead: true },
+    handler,
+  });
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/api/v1/screenshot',
+    schema: { hide: true },
+    config: { answersHead: true },
+    handler,
+  });
 }
