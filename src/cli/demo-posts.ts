@@ -1,25 +1,29 @@
-// `postshot demo --posts DIR`: the user's own posts, laid out as the package's samples/. Each file
-// is read as the service will read it, so a broken one is named at start with the reason, not
-// met later as a 404 that says the post does not exist.
+// `postshot demo --posts DIR`: the user's own posts, laid out as the package's samples/. Each is
+// asked of the demo's own service before the demo says it is ready, so a post that will not
+// render is named at start with the service's reason, not met later as a 404.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fixtureFiles } from '../sources/fixture-server.ts';
+import { listFixtureFiles } from '../sources/fixture-server.ts';
 import { normalizeFxTwitter } from '../sources/fxtwitter/normalize.ts';
+import type { PostOutcome } from '../sources/interface.ts';
+import { parsePostId } from '../sources/post-id.ts';
 import { normalizeSyndication } from '../sources/syndication/normalize.ts';
 import { CliError } from './index.ts';
 
+type Kind = 'fxtwitter' | 'syndication';
+
 export interface OwnPosts {
   root: string;
-  /** Ids of the posts that render. */
-  ids: string[];
-  /** Every id the folder holds a body for, those that do not render too. */
+  /** Every id the folder holds a body for. */
   held: string[];
-  /** One line per file that will not render: its path in the folder and why. */
-  problems: string[];
+  files: Record<Kind, Map<string, string>>;
 }
 
-/** Why the service will not draw a recorded body, or null when it will. */
-function problemWith(kind: 'fxtwitter' | 'syndication', id: string, file: string): string | null {
+/**
+ * What is wrong with one recorded body, read as its source reads it, or null: the service's
+ * answer says only how the last source failed, which is seldom the file the user got wrong.
+ */
+function describeBody(kind: Kind, file: string): string | null {
   let body: unknown;
   try {
     body = JSON.parse(fs.readFileSync(file, 'utf8'));
@@ -27,37 +31,53 @@ function problemWith(kind: 'fxtwitter' | 'syndication', id: string, file: string
     return `not JSON (${(err as Error).message})`;
   }
   const parsed = kind === 'fxtwitter' ? normalizeFxTwitter(200, body) : normalizeSyndication(body);
-  if (parsed.kind === 'not_found') return `answers "not found" (${parsed.detail})`;
-  if (parsed.kind !== 'found') return parsed.detail;
-  if (parsed.post.id !== id) return `holds post ${parsed.post.id}, not ${id}`;
-  return null;
+  if (parsed.kind === 'found') return null;
+  return parsed.kind === 'not_found' ? `says the post is not found (${parsed.detail})` : parsed.detail;
 }
 
-/** The posts in `dir`, or a CliError when it is no folder or none of its posts would render. */
+/** The folder's post ids, or a CliError when it is no folder or holds no post files. */
 export function readOwnPosts(dir: string): OwnPosts {
   const root = path.resolve(dir);
   if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory())
     throw new CliError(`--posts ${dir}: no such folder`);
-  const files = fixtureFiles(root);
-  const ids = [...new Set([...files.fxtwitter.keys(), ...files.syndication.keys()])].sort();
-  if (ids.length === 0)
+  const files = listFixtureFiles(root);
+  const held = [...new Set([...files.fxtwitter.keys(), ...files.syndication.keys()])].sort();
+  if (held.length === 0)
     throw new CliError(
       `--posts ${dir}: no posts in it (expected upstream/fxtwitter/<id>.json or upstream/syndication/<id>.json)`,
     );
+  return { root, held, files };
+}
+
+/**
+ * Splits the folder's posts into those the service draws and a line for each one it does not,
+ * with its reason: the service's own answer (FxTwitter first, syndication when that fails, the
+ * body size cap), so the check cannot disagree with a later request.
+ */
+export async function checkOwnPosts(
+  own: OwnPosts,
+  getPost: (id: string) => Promise<PostOutcome>,
+): Promise<{ ids: string[]; problems: string[] }> {
+  const ids: string[] = [];
   const problems: string[] = [];
-  const good = ids.filter((id) => {
-    // The service asks FxTwitter first and syndication when that fails: one readable body is enough.
-    const found = (['fxtwitter', 'syndication'] as const).flatMap((kind) => {
-      const file = files[kind].get(id);
-      if (!file) return [];
-      const problem = problemWith(kind, id, file);
-      return [{ where: path.relative(root, file), problem }];
+  for (const id of own.held) {
+    const parsed = parsePostId(id);
+    if (!parsed.ok) {
+      problems.push(`${id}: the file name is not a post id (${parsed.reason})`);
+      continue;
+    }
+    const outcome = await getPost(id);
+    if (outcome.kind === 'found') {
+      ids.push(id);
+      continue;
+    }
+    const why = (['fxtwitter', 'syndication'] as const).flatMap((kind) => {
+      const file = own.files[kind].get(id);
+      const problem = file && describeBody(kind, file);
+      return problem ? [`${path.relative(own.root, file)}: ${problem}`] : [];
     });
-    if (found.some((f) => f.problem === null)) return true;
-    for (const f of found) problems.push(`${f.where}: ${f.problem}`);
-    return false;
-  });
-  if (good.length === 0)
-    throw new CliError(`--posts ${dir}: none of its posts would render:\n  ${problems.join('\n  ')}`);
-  return { root, ids: good, held: ids, problems };
+    const answer = `${outcome.kind === 'not_found' ? 'not found' : 'unavailable'} (${outcome.detail})`;
+    problems.push(`${id}: ${[answer, ...why].join('; ')}`);
+  }
+  return { ids, problems };
 }

@@ -7,8 +7,8 @@ import { createAccountWithKey } from '../auth/admin.ts';
 import { loadConfig, type Config } from '../config.ts';
 import { createContainer } from '../container.ts';
 import { startFixtureServer } from '../sources/fixture-server.ts';
-import { readOwnPosts } from './demo-posts.ts';
-import type { CliIo } from './index.ts';
+import { checkOwnPosts, readOwnPosts } from './demo-posts.ts';
+import { CliError, type CliIo } from './index.ts';
 
 function findFreePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -30,8 +30,12 @@ export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', 'sample
  */
 export async function runDemo(base: Readonly<Config>, io: CliIo, options: { posts?: string } = {}): Promise<number> {
   const own = options.posts === undefined ? null : readOwnPosts(options.posts);
-  for (const problem of own?.problems ?? []) io.err(`postshot: --posts: will not render ${problem}`);
-  const upstream = await startFixtureServer({ roots: own ? [own.root, SAMPLES_DIR] : [SAMPLES_DIR] });
+  const upstream = await startFixtureServer({ roots: own ? [own.root, SAMPLES_DIR] : [SAMPLES_DIR] }).catch(
+    (err: Error) => {
+      // A media manifest that cannot be read is the user's file: named, not a stack trace.
+      throw new CliError(`--posts ${options.posts}: ${err.message}`);
+    },
+  );
   // PORT=0 picks a free port up front, so the public URL (and the printed curl lines) are right.
   const port = base.port === 0 ? await findFreePort(base.host) : base.port;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'postshot-demo-'));
@@ -53,13 +57,21 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
   if (!created.ok) throw new Error(created.message);
   const app = await buildApp(container);
   await container.start();
+  const checked = own && (await checkOwnPosts(own, (id) => container.posts.getPost(id)));
+  if (checked && checked.ids.length === 0) {
+    await container.close();
+    await upstream.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    throw new CliError(`--posts ${options.posts}: none of its posts would render:\n  ${checked.problems.join('\n  ')}`);
+  }
+  for (const problem of checked?.problems ?? []) io.err(`postshot: --posts: will not render ${problem}`);
   await app.listen({ port: config.port, host: config.host });
 
   const key = created.value.apiKey;
   const url = config.publicUrl;
   const ids = upstream.ids();
   const samples = ids.filter((id) => !own?.held.includes(id));
-  const yours = own ? ` and ${own.ids.length} of yours` : '';
+  const yours = checked ? ` and ${checked.ids.length} of yours` : '';
   io.out(`postshot demo: serving ${url} with ${samples.length} sample posts${yours} (no network needed)`);
   io.out(`demo account ${created.value.account.id} (pro plan), API key:\n\n  ${key}\n`);
   io.out('Try:');
@@ -74,16 +86,16 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000002?format=png&theme=dark' -o arabic-dark.png`,
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000011?format=html' -o quote.html`,
     `curl -s ${h} '${url}/api/v1/screenshot/1900000000000000010?format=png&returnType=url'`,
-    ...(own
+    ...(checked
       ? [
-          `curl -s ${h} ${url}/api/v1/content/${own.ids[0]}`,
-          `curl -s ${h} '${url}/api/v1/screenshot/${own.ids[0]}?format=png' -o ${own.ids[0]}.png`,
+          `curl -s ${h} ${url}/api/v1/content/${checked.ids[0]}`,
+          `curl -s ${h} '${url}/api/v1/screenshot/${checked.ids[0]}?format=png' -o ${checked.ids[0]}.png`,
         ]
       : []),
   ])
     io.out(`  ${line}`);
   io.out(`\nSample post ids: ${samples.join(' ')}`);
-  if (own) io.out(`Your post ids (${own.root}): ${own.ids.join(' ')}`);
+  if (own && checked) io.out(`Your post ids (${own.root}): ${checked.ids.join(' ')}`);
   io.out('Ctrl-C stops the demo and removes its data.');
 
   return new Promise<number>((resolve) => {

@@ -65,7 +65,7 @@ function mediaKey(raw: string): { key: string; name?: string } {
 }
 
 /** The recorded bodies of a fixture root: file by post id, per source (`<id>.json` files). */
-export function fixtureFiles(root: string): Record<'fxtwitter' | 'syndication', Map<string, string>> {
+export function listFixtureFiles(root: string): Record<'fxtwitter' | 'syndication', Map<string, string>> {
   const bodies = { fxtwitter: new Map<string, string>(), syndication: new Map<string, string>() };
   for (const kind of ['fxtwitter', 'syndication'] as const) {
     const dir = path.join(root, 'upstream', kind);
@@ -84,13 +84,20 @@ function loadRoot(
   media: Map<string, MediaEntry[]>,
 ) {
   // An id in an earlier root keeps its body.
-  const own = fixtureFiles(root);
+  const own = listFixtureFiles(root);
   for (const kind of ['fxtwitter', 'syndication'] as const)
     for (const [id, file] of own[kind]) if (!bodies[kind].has(id)) bodies[kind].set(id, file);
   const manifest = path.join(root, 'media', 'manifest.json');
   if (fs.existsSync(manifest)) {
-    const entries = JSON.parse(fs.readFileSync(manifest, 'utf8')) as Record<string, MediaEntry>;
+    let entries: Record<string, MediaEntry>;
+    try {
+      entries = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+    } catch (err) {
+      throw new Error(`media/manifest.json is not JSON (${(err as Error).message})`);
+    }
     for (const [url, e] of Object.entries(entries)) {
+      if (!URL.canParse(url) || typeof e?.file !== 'string' || typeof e.contentType !== 'string')
+        throw new Error(`media/manifest.json: "${url}" is not an image URL with a file and a contentType`);
       const { key, name } = mediaKey(url);
       const list = media.get(key) ?? [];
       list.push({ file: path.join(root, 'media', e.file), contentType: e.contentType, name });

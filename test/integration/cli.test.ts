@@ -237,11 +237,20 @@ test('postshot demo --posts serves your own posts beside the samples, names file
     JSON.stringify({ ...sample, tweet: { ...authorless, id: '1234567890123456781' } }),
   );
 
+  fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', '0123.json'), JSON.stringify({ ...sample, tweet }));
+
   const { child, out, err } = await startDemo('--posts', dir);
   try {
     assert.match(out, new RegExp(`Your post ids \\(.*\\): ${id}\n`));
-    assert.match(err(), /will not render upstream\/fxtwitter\/1234567890123456780\.json: not JSON/);
-    assert.match(err(), /will not render upstream\/fxtwitter\/1234567890123456781\.json: .*author/);
+    assert.match(
+      err(),
+      /will not render 1234567890123456780: .*; upstream\/fxtwitter\/1234567890123456780\.json: not JSON/,
+    );
+    assert.match(
+      err(),
+      /will not render 1234567890123456781: .*; upstream\/fxtwitter\/1234567890123456781\.json: .*author/,
+    );
+    assert.match(err(), /will not render 0123: the file name is not a post id/);
     assert.ok(out.includes(`/api/v1/screenshot/${id}?format=png' -o ${id}.png`), 'a curl line for your own post');
     assert.match(out, /with \d+ sample posts and 1 of yours \(no network needed\)/);
     assert.match(out, /Sample post ids: 1900000000000000001 /);
@@ -263,10 +272,18 @@ test('postshot demo --posts serves your own posts beside the samples, names file
   const broken = makeTempDir();
   fs.mkdirSync(path.join(broken, 'upstream', 'syndication'), { recursive: true });
   fs.writeFileSync(path.join(broken, 'upstream', 'syndication', '42.json'), '[]');
+  const badManifest = makeTempDir();
+  fs.cpSync(path.join(dir, 'upstream'), path.join(badManifest, 'upstream'), { recursive: true });
+  fs.mkdirSync(path.join(badManifest, 'media'));
+  fs.writeFileSync(path.join(badManifest, 'media', 'manifest.json'), '{"https://pbs.twimg.com/a.jpg": ');
   for (const [folder, said] of [
+    [badManifest, /--posts .*: media\/manifest\.json is not JSON/],
     [empty, /--posts .*: no posts in it/],
     [path.join(empty, 'missing'), /--posts .*: no such folder/],
-    [broken, /--posts .*: none of its posts would render:\n {2}upstream\/syndication\/42\.json: body is not an object/],
+    [
+      broken,
+      /--posts .*: none of its posts would render:\n {2}42: unavailable .*; upstream\/syndication\/42\.json: body is not an object/,
+    ],
   ] as const) {
     const refused = spawnSync(
       process.execPath,
