@@ -14,8 +14,9 @@ const HOUR = 3600_000;
 /** Links mailed per address per hour, and sign-in requests per client address per hour. */
 export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 20 } as const;
 
+// No control characters: an address is echoed in pages, logs and the mail files an operator reads.
 const EMAIL =
-  /^[^\s@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+  /^[^\s\p{Cc}@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/u;
 
 export type SignInRequestResult =
   | { ok: true; email: string }

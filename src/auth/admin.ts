@@ -4,7 +4,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from './api-key.ts';
 
 export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string };
 
-const EMAIL = /^[^\s@<>()",;]{1,64}@[^\s@<>()",;]{1,255}$/;
+const EMAIL = /^[^\s\p{Cc}@<>()",;]{1,64}@[^\s\p{Cc}@<>()",;]{1,255}$/u;
 
 /** Creates a key; the plaintext is returned this once and only its digest is stored. */
 export async function issueApiKey(

@@ -148,6 +148,19 @@ test('without SMTP, a sign-in link reads whole in the .txt beside its .eml', asy
   const txt = fs.readFileSync(path.join(dir, 's1@example.com.txt'), 'utf8');
   assert.ok(txt.split('\n').includes(link), txt);
   assert.match(txt, /^To: me@example\.com\nSubject: Your postshot sign-in link\n/);
+  // A control character shows as text: the file is read in a terminal.
+  await mailer.send({
+    to: 'me@example.com',
+    from: 'a@example.com',
+    subject: 'a\x1b[2Jb',
+    html: '<p>x</p>',
+    text: 'x\x9by\n',
+    messageId: '<s2@example.com>',
+  });
+  assert.equal(
+    fs.readFileSync(path.join(dir, 's2@example.com.txt'), 'utf8'),
+    'To: me@example.com\nSubject: a\\u{1b}[2Jb\n\nx\\u{9b}y\n',
+  );
   // The .eml is the same message for a mail client, its long lines quoted-printable.
   const eml = fs.readFileSync(path.join(dir, 's1@example.com.eml'), 'utf8');
   assert.match(eml, /^Content-Transfer-Encoding: quoted-printable$/m);
