@@ -1,7 +1,7 @@
-// npm run bench:engine: the render pipeline in-process, on the bench's posts, side by side:
-// the engine's layout alone, its raster alone, PNG as served (raster + our deflate), the
-// engine's own PNG, JPEG and WebP encoders, SVG, HTML, and the 25,000-character note. p50 over BENCH_ITERATIONS renders
-// after a warm-up; no HTTP, no worker.
+// npm run bench:engine: the render pipeline in-process, on the bench's posts, side by side: the
+// engine's layout alone, its raster alone, PNG as served (raster + our deflate), the engine's own
+// PNG, JPEG and WebP encoders, SVG, HTML, and the 25,000-character note. p50 over
+// BENCH_ITERATIONS renders after a warm-up; no HTTP, no worker.
 import path from 'node:path';
 import { encodeRaster, measureCard, rasterize } from '../src/render/engine-takumi.ts';
 import { loadAssets } from '../src/render/load-assets.ts';

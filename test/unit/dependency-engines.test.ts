@@ -6,12 +6,13 @@ import semver from 'semver';
 import { REPO_DIR } from '../fixtures.ts';
 
 /** Every installed package (nested copies too) with the Node.js range it declares, if any. */
-function installedPackages(dir: string): Array<{ name: string; version: string; node?: string }> {
+function listInstalledPackages(dir: string): Array<{ name: string; version: string; node?: string }> {
   if (!fs.existsSync(dir)) return [];
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (!entry.isDirectory() || entry.name.startsWith('.')) return [];
     const at = path.join(dir, entry.name);
-    if (entry.name.startsWith('@')) return installedPackages(at);
+    // A linked package (a workspace, a file: dependency) counts like an installed one.
+    if (entry.name.startsWith('.') || !fs.statSync(at, { throwIfNoEntry: false })?.isDirectory()) return [];
+    if (entry.name.startsWith('@')) return listInstalledPackages(at);
     const manifest = path.join(at, 'package.json');
     if (!fs.existsSync(manifest)) return [];
     const pkg = JSON.parse(fs.readFileSync(manifest, 'utf8')) as {
@@ -21,7 +22,7 @@ function installedPackages(dir: string): Array<{ name: string; version: string; 
     };
     return [
       { name: pkg.name, version: pkg.version, node: pkg.engines?.node },
-      ...installedPackages(path.join(at, 'node_modules')),
+      ...listInstalledPackages(path.join(at, 'node_modules')),
     ];
   });
 }
@@ -32,7 +33,7 @@ test('every installed dependency supports the oldest Node.js the package does', 
   const ours = JSON.parse(fs.readFileSync(path.join(REPO_DIR, 'package.json'), 'utf8')).engines.node as string;
   const oldest = semver.minVersion(ours);
   assert.ok(oldest, `engines.node ${ours}`);
-  const packages = installedPackages(path.join(REPO_DIR, 'node_modules'));
+  const packages = listInstalledPackages(path.join(REPO_DIR, 'node_modules'));
   assert.ok(packages.length > 100, 'node_modules is installed');
   const refusing = packages
     .filter((p) => p.node && !semver.satisfies(oldest, p.node))
