@@ -3,7 +3,7 @@
 // render is named at start with the service's reason, not met later as a 404.
 import fs from 'node:fs';
 import path from 'node:path';
-import { listFixtureFiles } from '../sources/fixture-server.ts';
+import { listFixtureFiles, listFixtureIds } from '../sources/fixture-server.ts';
 import { normalizeFxTwitter } from '../sources/fxtwitter/normalize.ts';
 import type { PostOutcome } from '../sources/interface.ts';
 import { parsePostId } from '../sources/post-id.ts';
@@ -41,7 +41,7 @@ export function readOwnPosts(dir: string): OwnPosts {
   if (!fs.statSync(root, { throwIfNoEntry: false })?.isDirectory())
     throw new CliError(`--posts ${dir}: no such folder`);
   const files = listFixtureFiles(root);
-  const held = [...new Set([...files.fxtwitter.keys(), ...files.syndication.keys()])].sort();
+  const held = listFixtureIds(files);
   if (held.length === 0)
     throw new CliError(
       `--posts ${dir}: no posts in it (expected upstream/fxtwitter/<id>.json or upstream/syndication/<id>.json)`,

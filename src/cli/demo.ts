@@ -57,11 +57,15 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
   if (!created.ok) throw new Error(created.message);
   const app = await buildApp(container);
   await container.start();
-  const checked = own && (await checkOwnPosts(own, (id) => container.posts.getPost(id)));
-  if (checked && checked.ids.length === 0) {
+  const stop = async () => {
+    await app.close();
     await container.close();
     await upstream.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
+  };
+  const checked = own && (await checkOwnPosts(own, (id) => container.posts.getPost(id)));
+  if (checked && checked.ids.length === 0) {
+    await stop();
     throw new CliError(`--posts ${options.posts}: none of its posts would render:\n  ${checked.problems.join('\n  ')}`);
   }
   for (const problem of checked?.problems ?? []) io.err(`postshot: --posts: will not render ${problem}`);
@@ -99,14 +103,8 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
   io.out('Ctrl-C stops the demo and removes its data.');
 
   return new Promise<number>((resolve) => {
-    const stop = async () => {
-      await app.close();
-      await container.close();
-      await upstream.close();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      resolve(0);
-    };
-    process.once('SIGINT', () => void stop());
-    process.once('SIGTERM', () => void stop());
+    const end = () => void stop().then(() => resolve(0));
+    process.once('SIGINT', end);
+    process.once('SIGTERM', end);
   });
 }

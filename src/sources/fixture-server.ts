@@ -78,6 +78,11 @@ export function listFixtureFiles(root: string): Record<'fxtwitter' | 'syndicatio
   return bodies;
 }
 
+/** Post ids with a recorded body from either source, in order. */
+export function listFixtureIds(bodies: Record<'fxtwitter' | 'syndication', Map<string, string>>): string[] {
+  return [...new Set([...bodies.fxtwitter.keys(), ...bodies.syndication.keys()])].sort();
+}
+
 function loadRoot(
   root: string,
   bodies: Record<'fxtwitter' | 'syndication', Map<string, string>>,
@@ -292,7 +297,7 @@ export async function startFixtureServer(options: {
       peak = inProgress;
     },
     peakConcurrency: () => peak,
-    ids: () => [...new Set([...bodies.fxtwitter.keys(), ...bodies.syndication.keys()])].sort(),
+    ids: () => listFixtureIds(bodies),
     close: () =>
       new Promise<void>((resolve) => {
         httpServer.closeAllConnections();
