@@ -11,16 +11,21 @@ const bidi = bidiFactory();
 const MAYBE_RTL = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 
 /**
- * The direction of a paragraph from its first strong character (UAX #9 P2-P3, as `dir=auto`
- * does); `fallback` when it has none (digits, punctuation, emoji only).
+ * The direction of a paragraph from its first strong character outside isolates (UAX #9 P2-P3,
+ * as `dir=auto` does); `fallback` when it has none (digits, punctuation, emoji only). Read per
+ * code point: bidi-js's embedding levels read UTF-16 units, so Adlam (U+1E900) came out LTR.
  */
 export function directionOf(text: string, fallback: 'ltr' | 'rtl' = 'ltr'): 'ltr' | 'rtl' {
   if (!MAYBE_RTL.test(text)) return /\p{L}/u.test(text) ? 'ltr' : fallback;
-  const { paragraphs } = bidi.getEmbeddingLevels(text.replace(/\n/g, ' '), 'auto');
-  const level = paragraphs[0]?.level ?? 0;
-  if (level % 2 === 1) return 'rtl';
-  // bidi-js gives level 0 both for a first strong L and for no strong character at all.
-  return /\p{L}/u.test(text) ? 'ltr' : fallback;
+  let isolates = 0;
+  for (const ch of text) {
+    const type = bidi.getBidiCharTypeName(ch);
+    if (type === 'LRI' || type === 'RLI' || type === 'FSI') isolates++;
+    else if (type === 'PDI') isolates = Math.max(0, isolates - 1);
+    else if (isolates === 0 && type === 'L') return 'ltr';
+    else if (isolates === 0 && (type === 'R' || type === 'AL')) return 'rtl';
+  }
+  return fallback;
 }
 
 /**

@@ -7,6 +7,8 @@ declare module 'bidi-js' {
     getEmbeddingLevels(text: string, direction?: 'ltr' | 'rtl' | 'auto'): EmbeddingLevels;
     getReorderSegments(text: string, levels: EmbeddingLevels, start?: number, end?: number): Array<[number, number]>;
     getMirroredCharacter(char: string): string | null;
+    /** The Bidi_Class of the string's first code point ('L', 'R', 'AL', 'LRI', ...). */
+    getBidiCharTypeName(char: string): string;
   }
   export default function bidiFactory(): Bidi;
 }
