@@ -49,6 +49,23 @@ const SCRIPT_PACKAGES = [
   'noto-sans-symbols-2',
   'noto-sans-math',
 ];
+// Scripts whose packages also carry common punctuation and CJK brackets (Mongolian draws 「」《》):
+// ranked after the CJK fonts, they draw their own letters and nothing another font already draws.
+const LATE_PACKAGES = [
+  'noto-sans-oriya',
+  'noto-serif-tibetan',
+  'noto-sans-thaana',
+  'noto-sans-syriac',
+  'noto-sans-nko',
+  'noto-sans-adlam',
+  'noto-sans-mongolian',
+  'noto-sans-tifinagh',
+  'noto-sans-cherokee',
+  'noto-sans-canadian-aboriginal',
+  'noto-sans-ol-chiki',
+  'noto-sans-meetei-mayek',
+  'noto-sans-javanese',
+];
 const CJK_ORDERS: Record<'sc' | 'tc' | 'ja', string[]> = {
   sc: ['noto-sans-sc', 'noto-sans-tc', 'noto-sans-jp', 'noto-sans-kr'],
   tc: ['noto-sans-tc', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'],
@@ -97,7 +114,10 @@ let allFaces: FontFace[] | null = null;
 
 /** Every face the package ships, regular and bold. */
 export function listFaces(): FontFace[] {
-  allFaces ??= [...SCRIPT_PACKAGES, ...CJK_ORDERS.sc].flatMap((pkg) => [...parseCss(pkg, 400), ...parseCss(pkg, 700)]);
+  allFaces ??= [...SCRIPT_PACKAGES, ...CJK_ORDERS.sc, ...LATE_PACKAGES].flatMap((pkg) => [
+    ...parseCss(pkg, 400),
+    ...parseCss(pkg, 700),
+  ]);
   return allFaces;
 }
 
@@ -107,7 +127,7 @@ const orders = new Map<string, FontFace[]>();
 function regularFaces(cjk: keyof typeof CJK_ORDERS): FontFace[] {
   let order = orders.get(cjk);
   if (!order) {
-    const rank = [...SCRIPT_PACKAGES, ...CJK_ORDERS[cjk]];
+    const rank = [...SCRIPT_PACKAGES, ...CJK_ORDERS[cjk], ...LATE_PACKAGES];
     order = listFaces()
       .filter((f) => f.weight === 400)
       .sort((a, b) => rank.indexOf(a.family) - rank.indexOf(b.family));

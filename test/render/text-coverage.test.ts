@@ -5,7 +5,7 @@ import { twemojiNames } from '../../src/render/emoji.ts';
 import { insertWordBreaks } from '../../src/render/engine-takumi.ts';
 import { coverageOf } from '../../src/render/fonts.ts';
 import { buildCardTree, renderCard } from '../../src/render/renderer.ts';
-import { cleanText } from '../../src/render/text.ts';
+import { cleanText, directionOf } from '../../src/render/text.ts';
 import type { Child, El } from '../../src/render/tree.ts';
 import type { Post } from '../../src/sources/post.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
@@ -23,20 +23,28 @@ function walk(node: Child, visit: (text: string | null, image: El | null) => voi
   else for (const c of node.props.children ?? []) walk(c, visit);
 }
 
-/** The post text as the card holds it: strings and the emoji its images stand for, paragraph per line. */
-function paragraphText(post: Post): string {
+/** The card's paragraphs: the blocks that hold the post text, each with its own `dir`. */
+function paragraphsOf(post: Post): El[] {
   const { tree } = buildCardTree(post, 'light', new Map());
-  const paragraphs: string[] = [];
+  const found: El[] = [];
   const collect = (node: Child): void => {
     if (typeof node === 'string' || node.type === 'img') return;
-    if (node.props.dir && node.props.style?.whiteSpace === 'pre-wrap') {
-      let text = '';
-      walk(node, (s, img) => (text += s ?? img?.props.alt ?? ''));
-      paragraphs.push(text);
-    } else for (const c of node.props.children ?? []) collect(c);
+    if (node.props.dir && node.props.style?.whiteSpace === 'pre-wrap') found.push(node);
+    else for (const c of node.props.children ?? []) collect(c);
   };
   collect(tree);
-  return paragraphs.slice(0, post.text.split('\n').length).join('\n');
+  return found.slice(0, post.text.split('\n').length);
+}
+
+/** The post text as the card holds it: strings and the emoji its images stand for, paragraph per line. */
+function paragraphText(post: Post): string {
+  return paragraphsOf(post)
+    .map((paragraph) => {
+      let text = '';
+      walk(paragraph, (s, img) => (text += s ?? img?.props.alt ?? ''));
+      return text;
+    })
+    .join('\n');
 }
 
 const samples = [
@@ -103,6 +111,25 @@ test('a card loads no face for joiners or for spaces Latin has: French, emoji se
     persian.every((f) => f.startsWith('noto-sans-arabic~') || latin.includes(f)),
     persian.join(' '),
   );
+});
+
+test('a CJK post takes its brackets and punctuation from the CJK font, not from a rarer script', () => {
+  const faces = buildCardTree(
+    corpusPost('chinese-traditional', { text: '「故宮」《書》〈畫〉、。' }),
+    'light',
+    new Map(),
+  ).fonts.faces.map((f) => f.family);
+  assert.deepEqual([...new Set(faces)], ['noto-sans', 'noto-sans-tc'], faces.join(' '));
+});
+
+test('each paragraph takes the direction of its first strong character, in every plane', () => {
+  const directions = (key: string) => paragraphsOf(corpusPost(key)).map((p) => p.props.dir);
+  // Thaana, Syriac, N'Ko and Adlam (U+1E900, outside the Basic Multilingual Plane).
+  assert.deepEqual(directions('dhivehi'), ['rtl', 'rtl', 'rtl', 'rtl']);
+  assert.deepEqual(directions('odia'), ['ltr', 'ltr', 'ltr', 'ltr', 'ltr']);
+  assert.equal(directionOf('123 𞤀𞤣𞤤𞤢𞤥'), 'rtl', 'digits are not strong');
+  assert.equal(directionOf('\u2066abc\u2069 שלום'), 'rtl', 'an isolate is skipped');
+  assert.equal(directionOf('12 🙂', 'rtl'), 'rtl', 'no strong character: the fallback');
 });
 
 test('text-presentation characters stay text; U+FEFF is dropped; a lone skin tone is a picture', () => {
