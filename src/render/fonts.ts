@@ -65,6 +65,27 @@ const LATE_PACKAGES = [
   'noto-sans-ol-chiki',
   'noto-sans-meetei-mayek',
   'noto-sans-javanese',
+  'noto-sans-balinese',
+  'noto-sans-buginese',
+  'noto-sans-cham',
+  'noto-sans-coptic',
+  'noto-sans-gothic',
+  'noto-sans-hanifi-rohingya',
+  'noto-sans-kayah-li',
+  'noto-sans-limbu',
+  'noto-sans-miao',
+  'noto-sans-new-tai-lue',
+  'noto-sans-newa',
+  'noto-sans-ogham',
+  'noto-sans-osage',
+  'noto-sans-runic',
+  'noto-sans-samaritan',
+  'noto-sans-sundanese',
+  'noto-sans-syloti-nagri',
+  'noto-sans-tagalog',
+  'noto-sans-tai-le',
+  'noto-sans-tai-viet',
+  'noto-sans-vai',
 ];
 const CJK_ORDERS: Record<'sc' | 'tc' | 'ja', string[]> = {
   sc: ['noto-sans-sc', 'noto-sans-tc', 'noto-sans-jp', 'noto-sans-kr'],
@@ -123,14 +144,20 @@ export function listFaces(): FontFace[] {
 
 const orders = new Map<string, FontFace[]>();
 
-/** The regular faces in fallback order (coverage is decided on the regular weight). */
+const isLatin = (f: FontFace) => (f.name.includes('~latin~') ? 0 : 1);
+
+/**
+ * The regular faces in fallback order (coverage is decided on the regular weight). Within a
+ * family the Latin subset comes first: it is always loaded, and marks it shares with another
+ * subset (U+0304 with Vietnamese) then load nothing more.
+ */
 function regularFaces(cjk: keyof typeof CJK_ORDERS): FontFace[] {
   let order = orders.get(cjk);
   if (!order) {
     const rank = [...SCRIPT_PACKAGES, ...CJK_ORDERS[cjk], ...LATE_PACKAGES];
     order = listFaces()
       .filter((f) => f.weight === 400)
-      .sort((a, b) => rank.indexOf(a.family) - rank.indexOf(b.family));
+      .sort((a, b) => rank.indexOf(a.family) - rank.indexOf(b.family) || isLatin(a) - isLatin(b));
     orders.set(cjk, order);
   }
   return order;

@@ -73,6 +73,12 @@ export const CORPUS: Record<string, Entry> = {
     lang: 'dv',
     text: 'މިއަދު މާލޭގައި ބޭއްވި ޖަލްސާގައި 250 ބައިވެރިން ބައިވެރިވި. ތަފްސީލު: https://presidency.gov.mv\nܫܠܡܐ ܥܠܡܐ! ܠܫܢܐ ܣܘܪܝܝܐ\nߒߞߏ ߞߊ߲ ߦߋ߫ ߊ߬ ߘߌ߫\n𞤀𞤣𞤤𞤢𞤥 𞤆𞤵𞤤𞤢𞤪',
   },
+  omniglot: {
+    name: 'Omniglot ᜊᜌ᜔ᜊᜌᜒᜈ᜔ ᚱᚢᚾᚨ',
+    handle: 'omniglot',
+    lang: 'en',
+    text: 'Hello in scripts of the Philippines, Indonesia and beyond: ᜋᜑᜎ᜔ ᜃᜒᜆ · ᮞᮙ᮪ᮕᮥᮛᮞᮥᮔ᮪ · ᬒᬁᬲ᭄ᬯᬲ᭄ᬢ᭄ᬬᬲ᭄ᬢᬸ · ᨅᨔ ᨕᨘᨁᨗ · ꨌꩌ\nⲧⲙⲛ̄ⲧⲣⲙ̄ⲛ̄ⲕⲏⲙⲉ · 𐌲𐌿𐍄𐌹𐍃𐌺 · ᚛ᚑᚌᚐᚋ᚜ · 𐓏𐓘𐓻𐓘𐓻𐓟 · ꕙꔤ · ꠍꠤꠟꠐꠤ · ᤕᤠᤰᤌᤢᤱ · 𑐣𑐾𑐥𑐵𑐮\nᥖᥭᥰ ᥘᥫᥴ · ᦑᦟᦹᧉ · ꪼꪕ ꪻꪾ · ꤊꤢ꤬ꤛꤢ꤭ · 𖼀𖼁𖼂\n𐴌𐴟𐴇𐴥𐴝𐴚𐴒𐴙𐴝 ࠔࠌࠓࠓࠍ',
+  },
   'chinese-traditional': {
     name: '國立故宮博物院',
     handle: 'npmmuseum',
