@@ -77,12 +77,23 @@ export function buildVisibleText(
   return { text: trimmed, entities: out.filter((e) => e.end <= cut) };
 }
 
+// What a hashtag holds, as X's own pattern (twitter-text): letters, marks (a Hindi or Arabic word
+// is letters and vowel signs), decimal digits, joiners and a few marks used inside words.
+const TAG_CHAR = String.raw`[\p{L}\p{M}\p{Nd}_\u200c\u200d\ua67e\u05be\u05f3\u05f4\u309b\u309c\u30a0\u30fb\u3003\u0f0b\u0f0c\u00b7]`;
+const ENTITY = new RegExp(
+  [
+    String.raw`(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])`,
+    String.raw`(?<![\w@])@([A-Za-z0-9_]{1,15})\b`,
+    String.raw`(?<!${TAG_CHAR}|[#&])#(${TAG_CHAR}*[\p{L}\p{M}]${TAG_CHAR}*)`,
+    String.raw`(?<![\w$])\$([A-Za-z]{1,6}(?:[._][A-Za-z]{1,2})?)(?![\w])`,
+  ].join('|'),
+  'gu',
+);
+
 /** Mentions, hashtags, cashtags and URLs found by pattern, for sources that send text without entities. */
 export function detectEntities(text: string): RawEntity[] {
   const found: RawEntity[] = [];
-  const re =
-    /(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])|(?<![\w@])@([A-Za-z0-9_]{1,15})\b|(?<![\w#&])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)|(?<![\w$])\$([A-Za-z]{1,6}(?:[._][A-Za-z]{1,2})?)(?![\w])/gu;
-  for (const m of text.matchAll(re)) {
+  for (const m of text.matchAll(ENTITY)) {
     const start = Array.from(text.slice(0, m.index)).length;
     const end = start + Array.from(m[0]).length;
     if (m[1]) found.push({ type: 'url', start, end, url: m[1], display: displayUrl(m[1]) });

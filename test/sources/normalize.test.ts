@@ -244,3 +244,24 @@ test('tombstones, empty bodies and missing users are "not found"; FxTwitter erro
   assert.equal(normalizeFxTwitter(200, { code: 200, message: 'OK' }).kind, 'failed');
   assert.equal(normalizeFxTwitter(200, { code: 200, tweet: { id: '1', text: 'no author' } }).kind, 'failed');
 });
+
+test('a hashtag found in text keeps its vowel signs and marks, as X links it', () => {
+  const text = 'जीत #चुनाव2024! ନମସ୍କାର #ରଥଯାତ୍ରା. #བོད་ཡིག #ދިވެހިރާއްޖެ، #தமிழ் #123 C# a#b';
+  const body = {
+    code: 200,
+    message: 'OK',
+    tweet: {
+      id: '1800000000000000099',
+      url: 'https://x.com/a/status/1800000000000000099',
+      text,
+      author: { id: '1', name: 'A', screen_name: 'a' },
+      created_at: 'Thu Apr 02 10:00:00 +0000 2026',
+      created_timestamp: 1775124000,
+    },
+  };
+  const post = found(normalizeFxTwitter(200, body), 'hashtags');
+  assert.deepEqual(
+    segmentText(post).flatMap((s) => (s.type === 'hashtag' ? [s.text] : [])),
+    ['#चुनाव2024', '#ରଥଯାତ୍ରା', '#བོད་ཡིག', '#ދިވެހިރާއްޖެ', '#தமிழ்'],
+  );
+});
