@@ -120,6 +120,10 @@ function parseCss(pkg: string, weight: 400 | 700): FontFace[] {
     const range = /unicode-range:\s*([^;]+);/.exec(block)?.[1];
     if (!file || !range) continue;
     const subset = file.replace(`${pkg}-`, '').replace(/-\d00-normal\.woff$/, '');
+    // Numbered subsets slice a large font. In the CJK packages they are the font; elsewhere (Noto
+    // Sans Mongolian) they repeat letters of the script's own subset, and a letter drawn from a
+    // slice is shaped apart from its word (ᠭ lost its dots).
+    if (/^\d+$/.test(subset) && !CJK.has(pkg)) continue;
     faces.push({
       family: pkg,
       name: `${pkg}~${subset}~${weight}`,
@@ -237,6 +241,7 @@ export interface FontSelection {
 }
 
 const selectionCache = new Map<string, FontSelection>();
+const SHARED = /^(?:\p{Script=Common}|\p{Script=Inherited})$/u;
 // Controls, format characters (joiners, tags) and variation selectors draw nothing of their own.
 const INVISIBLE = /^(?:\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector})$/u;
 
@@ -255,6 +260,11 @@ export function selectFonts(
   const chosen = new Set<string>(['noto-sans~latin']);
   const missing: number[] = [];
   const seen = new Set<number>();
+  const shared: number[] = [];
+  const choose = (cp: number, face = faceFor(order, cp)) => {
+    if (face) chosen.add(face.name.replace(/~400$/, ''));
+    else missing.push(cp);
+  };
   for (const ch of text) {
     const cp = ch.codePointAt(0)!;
     if (cp < 0x80 || seen.has(cp)) continue;
@@ -263,10 +273,14 @@ export function selectFonts(
     // would be loaded, and inlined into HTML, for no glyph. Scripts that shape with them (ZWNJ
     // in Persian) have them in their own faces, chosen by their letters.
     if (isPicture(cp) || INVISIBLE.test(ch)) continue;
-    const face = faceFor(order, cp);
-    if (face) chosen.add(face.name.replace(/~400$/, ''));
-    else missing.push(cp);
+    if (SHARED.test(ch)) shared.push(cp);
+    else choose(cp);
   }
+  // Punctuation, spaces and marks of no one script come from a face the letters already chose
+  // when it has them: a Mongolian suffix's U+202F must be the Mongolian font's to shape with its
+  // word, and a math font loaded for it alone would draw it first.
+  const faceOfLetters = order.filter((f) => chosen.has(f.name.replace(/~400$/, '')));
+  for (const cp of shared) if (!faceOfLetters.some((f) => covers(f, cp))) choose(cp);
   const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;
   const cached = selectionCache.get(key);
   if (cached) return cached;
