@@ -44,6 +44,8 @@ function fontFaceCss(f: FontFace): string {
   return `@font-face{font-family:"${f.family}";font-weight:${f.weight};unicode-range:${range};src:url(data:font/woff;base64,${readFontData(f).toString('base64')}) format("woff")}`;
 }
 
+// The engine sets CJK punctuation at full width; Chromium would halve adjacent pairs (「、『) by
+// default and break the lines elsewhere: `text-spacing-trim` keeps the page as the PNG.
 export function renderHtmlDocument(tree: El, faces: FontFace[], title: string): string {
   return `<!doctype html>
 <html><head><meta charset="utf-8">
@@ -55,7 +57,7 @@ export function renderHtmlDocument(tree: El, faces: FontFace[], title: string): 
 ${faces.map(fontFaceCss).join('\n')}
 ${BASE_CSS}
 html,body{background:transparent}
-body{display:inline-flex;-webkit-font-smoothing:antialiased}
+body{display:inline-flex;-webkit-font-smoothing:antialiased;text-spacing-trim:space-all}
 </style></head>
 <body>${nodeHtml(tree)}</body></html>
 `;

@@ -143,6 +143,22 @@ for (const key of Object.keys(CORPUS)) {
   }
 }
 
+// Full-width punctuation side by side: Chromium halves such pairs by default, the engine does not.
+for (const [key, text] of [
+  [
+    'chinese-traditional',
+    '故宮博物院公告：「特別展覽」《清明上河圖》【限時開放】，請大家準時參觀。『門票』、「導覽」與（講座）都需要預約！',
+  ],
+  [
+    'japanese-korean',
+    '東京国立博物館「特別展」（入場無料）、『図録』は販売中。「こんにちは」と言いました。【お知らせ】',
+  ],
+] as const) {
+  test(`HTML in Chromium matches the PNG: adjacent CJK punctuation (${key})`, async (t) => {
+    await assertHtmlMatchesPng(t, `${key}-punctuation`, corpusPost(key, { text }), new Map(), 'light');
+  });
+}
+
 test('hostile post text shows literally, runs nothing and requests nothing', async () => {
   const post = loadPost(SAMPLES_DIR, '1900000000000000017');
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
