@@ -219,6 +219,18 @@ function faceFor(order: FontFace[], cp: number): FontFace | undefined {
   return order.find((f) => declares(f, cp) && covers(f, cp)) ?? order.find((f) => covers(f, cp));
 }
 
+// faceFor scans declared ranges (tens of thousands for the CJK packages: 3 ms for a Chinese
+// post's characters), so each order keeps its answers per code point.
+const facesFound = new Map<FontFace[], Map<number, FontFace | null>>();
+
+function cachedFaceFor(order: FontFace[], cp: number): FontFace | null {
+  let found = facesFound.get(order);
+  if (!found || found.size > 100_000) facesFound.set(order, (found = new Map()));
+  let face = found.get(cp);
+  if (face === undefined) found.set(cp, (face = faceFor(order, cp) ?? null));
+  return face;
+}
+
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff]/;
 // Common characters whose Simplified form differs: text with them is Traditional Chinese, drawn
 // with Traditional glyph forms (X's lang is often just "zh").
@@ -257,12 +269,13 @@ export function selectFonts(
   const cjk = cjkOrder(text, lang);
   const order = regularFaces(cjk);
   // Latin is always there: handles, dates and counters are drawn in it.
-  const chosen = new Set<string>(['noto-sans~latin']);
+  const letters = new Set<FontFace>([order.find((f) => f.name === 'noto-sans~latin~400')!]);
   const missing: number[] = [];
   const seen = new Set<number>();
   const shared: number[] = [];
-  const choose = (cp: number, face = faceFor(order, cp)) => {
-    if (face) chosen.add(face.name.replace(/~400$/, ''));
+  const choose = (cp: number) => {
+    const face = cachedFaceFor(order, cp);
+    if (face) letters.add(face);
     else missing.push(cp);
   };
   for (const ch of text) {
@@ -279,8 +292,9 @@ export function selectFonts(
   // Punctuation, spaces and marks of no one script come from a face the letters already chose
   // when it has them: a Mongolian suffix's U+202F must be the Mongolian font's to shape with its
   // word, and a math font loaded for it alone would draw it first.
-  const faceOfLetters = order.filter((f) => chosen.has(f.name.replace(/~400$/, '')));
-  for (const cp of shared) if (!faceOfLetters.some((f) => covers(f, cp))) choose(cp);
+  const ofLetters = [...letters];
+  for (const cp of shared) if (!ofLetters.some((f) => covers(f, cp))) choose(cp);
+  const chosen = new Set([...letters].map((f) => f.name.replace(/~400$/, '')));
   const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;
   const cached = selectionCache.get(key);
   if (cached) return cached;
