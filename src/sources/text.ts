@@ -79,12 +79,13 @@ export function buildVisibleText(
 
 // What a hashtag holds, as X's own pattern (twitter-text): letters, marks (a Hindi or Arabic word
 // is letters and vowel signs), decimal digits, joiners and a few marks used inside words.
-const TAG_CHAR = String.raw`[\p{L}\p{M}\p{Nd}_\u200c\u200d\ua67e\u05be\u05f3\u05f4\u309b\u309c\u30a0\u30fb\u3003\u0f0b\u0f0c\u00b7]`;
+const TAG_CHAR = String.raw`[\p{L}\p{M}\p{Nd}_\u200c\u200d\ua67e\u05be\u05f3\u05f4\uff5e\u301c\u309b\u309c\u30a0\u30fb\u3003\u0f0b\u0f0c\u00b7]`;
 const ENTITY = new RegExp(
   [
     String.raw`(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])`,
     String.raw`(?<![\w@])@([A-Za-z0-9_]{1,15})\b`,
-    String.raw`(?<!${TAG_CHAR}|[#&])#(${TAG_CHAR}*[\p{L}\p{M}]${TAG_CHAR}*)`,
+    // An emoji's variation selector may come just before; #️⃣ is the keycap emoji, not a tag.
+    String.raw`(?<!(?![\ufe0e\ufe0f])${TAG_CHAR}|[#&])#(?![\ufe0f\u20e3])(${TAG_CHAR}*[\p{L}\p{M}]${TAG_CHAR}*)`,
     String.raw`(?<![\w$])\$([A-Za-z]{1,6}(?:[._][A-Za-z]{1,2})?)(?![\w])`,
   ].join('|'),
   'gu',

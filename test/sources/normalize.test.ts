@@ -246,7 +246,7 @@ test('tombstones, empty bodies and missing users are "not found"; FxTwitter erro
 });
 
 test('a hashtag found in text keeps its vowel signs and marks, as X links it', () => {
-  const text = 'जीत #चुनाव2024! ନମସ୍କାର #ରଥଯାତ୍ରା. #བོད་ཡིག #ދިވެހިރާއްޖެ، #தமிழ் #123 C# a#b';
+  const text = 'जीत #चुनाव2024! ନମସ୍କାର #ରଥଯାତ୍ରା. #བོད་ཡིག #ދިވެހިރާއްޖެ، #தமிழ் #123 C# a#b #️⃣ ❤️#love #a～b';
   const body = {
     code: 200,
     message: 'OK',
@@ -262,6 +262,6 @@ test('a hashtag found in text keeps its vowel signs and marks, as X links it', (
   const post = found(normalizeFxTwitter(200, body), 'hashtags');
   assert.deepEqual(
     segmentText(post).flatMap((s) => (s.type === 'hashtag' ? [s.text] : [])),
-    ['#चुनाव2024', '#ରଥଯାତ୍ରା', '#བོད་ཡིག', '#ދިވެހިރާއްޖެ', '#தமிழ்'],
+    ['#चुनाव2024', '#ରଥଯାତ୍ରା', '#བོད་ཡིག', '#ދިވެހިރާއްޖެ', '#தமிழ்', '#love', '#a～b'],
   );
 });
