@@ -87,6 +87,7 @@ const LATE_PACKAGES = [
   'noto-sans-tai-viet',
   'noto-sans-vai',
 ];
+const LATE = new Set(LATE_PACKAGES);
 const CJK_ORDERS: Record<'sc' | 'tc' | 'ja', string[]> = {
   sc: ['noto-sans-sc', 'noto-sans-tc', 'noto-sans-jp', 'noto-sans-kr'],
   tc: ['noto-sans-tc', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'],
@@ -216,7 +217,11 @@ function covers(face: FontFace, cp: number): boolean {
  * Cyrillic, would be loaded for a French post's NBSP.
  */
 function faceFor(order: FontFace[], cp: number): FontFace | undefined {
-  return order.find((f) => declares(f, cp) && covers(f, cp)) ?? order.find((f) => covers(f, cp));
+  const pick = (among: (f: FontFace) => boolean) =>
+    order.find((f) => among(f) && declares(f, cp) && covers(f, cp)) ?? order.find((f) => among(f) && covers(f, cp));
+  // The late scripts' packages declare marks and signs the fonts above also draw (U+0305 in
+  // Coptic's range, drawn by Noto Sans Math): they are asked only when no font above has it.
+  return pick((f) => !LATE.has(f.family)) ?? pick((f) => LATE.has(f.family));
 }
 
 // faceFor scans declared ranges (tens of thousands for the CJK packages: 3 ms for a Chinese
@@ -292,8 +297,15 @@ export function selectFonts(
   // Punctuation, spaces and marks of no one script come from a face the letters already chose
   // when it has them: a Mongolian suffix's U+202F must be the Mongolian font's to shape with its
   // word, and a math font loaded for it alone would draw it first.
+  // A face of a family the letters use still comes first: a Chinese post's 。 stays Noto Sans
+  // SC's, full width, when a Tai Le word's font also has a narrow one.
   const ofLetters = [...letters];
-  for (const cp of shared) if (!ofLetters.some((f) => covers(f, cp))) choose(cp);
+  const letterFamilies = new Set(ofLetters.map((f) => f.family));
+  for (const cp of shared) {
+    const face = cachedFaceFor(order, cp);
+    if (face && letterFamilies.has(face.family)) letters.add(face);
+    else if (!ofLetters.some((f) => covers(f, cp))) choose(cp);
+  }
   const chosen = new Set([...letters].map((f) => f.name.replace(/~400$/, '')));
   const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;
   const cached = selectionCache.get(key);
