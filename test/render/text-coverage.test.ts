@@ -143,6 +143,7 @@ test('each paragraph takes the direction of its first strong character, in every
   assert.equal(directionOf('123 𞤀𞤣𞤤𞤢𞤥'), 'rtl', 'digits are not strong');
   assert.equal(directionOf('\u2066abc\u2069 שלום'), 'rtl', 'an isolate is skipped');
   assert.equal(directionOf('12 🙂', 'rtl'), 'rtl', 'no strong character: the fallback');
+  assert.equal(directionOf('\u200f123 abc'), 'rtl', 'RLM is strong right-to-left');
 });
 
 test('text-presentation characters stay text; U+FEFF is dropped; a lone skin tone is a picture', () => {
