@@ -45,6 +45,7 @@ export const OPTIONS_SCHEMA = Type.Object(
       default: 'UTC+0',
       pattern: '^UTC(?:[+-](?:1[0-4]|[0-9])(?::[0-5][0-9])?)?$',
       description: 'The offset the date line is shown in: UTC, UTC±H or UTC±H:MM, at most ±14:00.',
+      'x-allowed': 'UTC, UTC±H or UTC±H:MM, at most ±14:00',
     }),
     width: Type.Integer({ minimum: 300, maximum: 1000, default: 550, description: 'Card width in CSS pixels.' }),
     height: Type.Union([Type.Literal('auto'), Type.Integer({ minimum: 100, maximum: 5000 })], {
@@ -122,7 +123,8 @@ function describeAllowed(s: PropertySchema): string {
   if (s.type === 'boolean') return 'true, false, 1, 0, yes or no';
   if (s.type === 'integer') return `an integer from ${s.minimum} to ${s.maximum}`;
   if (s.anyOf) return s.anyOf.map((a) => (a.const !== undefined ? a.const : describeAllowed(a))).join(' or ');
-  return String(s.description ?? 'a valid value');
+  // A pattern's values in words: its description is a sentence for the documentation.
+  return typeof s['x-allowed'] === 'string' ? s['x-allowed'] : 'a valid value';
 }
 
 function show(raw: string): string {
