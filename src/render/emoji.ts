@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { hasGlyph } from './fonts.ts';
 import type { ImageBytes } from './tree.ts';
 
 const require = createRequire(import.meta.url);
@@ -46,17 +47,21 @@ const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const CANDIDATE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3/u;
 const MODIFIER = /\p{Emoji_Modifier}/u;
 const MODIFIER_SPLIT = /(\p{Emoji_Modifier})/u;
+const PRIVATE_USE = /\p{Co}/u;
 const PRESENTATION = /\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3|\ufe0f|\u200d/u;
 
 /**
  * Whether a grapheme is drawn as an emoji picture. Pictographs from U+1F000 on are emoji as on
  * X (🗺 without U+FE0F too); older symbols (© ™ ↔ ☺ ♥) stay text unless U+FE0F, a modifier or
- * a joiner asks for the emoji; U+FE0E always asks for text.
+ * a joiner asks for the emoji, or no text font draws them (ℹ); U+FE0E always asks for text.
  */
 export function isEmoji(grapheme: string): boolean {
   if (!CANDIDATE.test(grapheme) || grapheme.includes('\ufe0e')) return false;
   const first = grapheme.codePointAt(0)!;
-  if (!(first >= 0x1f000 || PRESENTATION.test(grapheme))) return false;
+  // A symbol no text font has is a picture too: the ℹ of ℹ️, looked up alone when fonts are chosen,
+  // needs no font (text drawn alone turns it into its compatibility form first, text.ts).
+  const noGlyph = grapheme.length === 1 && !PRIVATE_USE.test(grapheme) && !hasGlyph(first);
+  if (!(first >= 0x1f000 || PRESENTATION.test(grapheme) || noGlyph)) return false;
   return emojiImage(grapheme) !== null;
 }
 

@@ -158,6 +158,14 @@ test('text-presentation characters stay text; U+FEFF is dropped; a lone skin ton
   assert.ok(images.includes('emoji:1f3fb') && images.includes('emoji:2b50'), images.join(' '));
 });
 
+test('an emoji whose first character no text font has (ℹ️) reports no missing glyph', () => {
+  const { tree, fonts } = buildCardTree(corpusPost('emoji', { text: 'Info ℹ️ here' }), 'light', new Map());
+  assert.deepEqual(fonts.missing, []);
+  const images: string[] = [];
+  walk(tree, (_s, img) => img && images.push(img.props.image!.key));
+  assert.ok(images.includes('emoji:2139'), images.join(' '));
+});
+
 /** A Twemoji file name as the sequence a person types (U+FE0F where the emoji needs it). */
 function sequenceOf(name: string): string {
   const cps = name.split('-').map((h) => parseInt(h, 16));
