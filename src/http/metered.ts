@@ -31,7 +31,8 @@ const AUTH_MATRIX: Record<AuthStyle, Record<AuthFailure, [number, ProblemCode]>>
 
 const AUTH_DETAIL: Record<AuthFailure, string> = {
   missing: 'Send your API key in the X-API-KEY header.',
-  malformed: 'The X-API-KEY header is not a well-formed postshot key (psk_ followed by 38 letters and digits).',
+  malformed:
+    'The X-API-KEY header is not a valid postshot key (psk_ followed by 38 letters and digits, with a checksum): check that it was copied whole.',
   unknown: 'No active API key matches the X-API-KEY header.',
   revoked: 'This API key has been revoked.',
 };
