@@ -48,7 +48,12 @@ export function parsePostId(input: string): PostIdResult {
     return { ok: false, reason: 'a post URL uses http or https' };
   if (url.username || url.password || url.port) return { ok: false, reason: 'not a post URL' };
   const host = url.hostname.toLowerCase().replace(/^www\./, '');
-  if (!HOSTS.has(host)) return { ok: false, reason: `"${host.slice(0, 64)}" is not an X post URL host` };
+  if (!HOSTS.has(host)) {
+    // Named as typed (the URL parser gives 😀 as xn--e28h); a word without a dot is no URL at all.
+    const typed = raw.replace(/^[a-z]+:\/\//i, '').split(/[/?#]/)[0];
+    if (!typed.includes('.')) return { ok: false, reason: 'not a numeric id or a post URL' };
+    return { ok: false, reason: `"${typed.slice(0, 64)}" is not an X post URL host` };
+  }
   const m =
     /^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)(?:\/(?:photo|video)\/[1-4])?\/?$/.exec(
       url.pathname,

@@ -25,6 +25,17 @@ test('numeric ids and every common post URL form resolve to the id', () => {
   assert.deepEqual(parsePostId('9223372036854775807'), { ok: true, id: '9223372036854775807' });
 });
 
+test('a refusal names the host as typed, and a word is no URL', () => {
+  const reason = (input: string) => {
+    const r = parsePostId(input);
+    return r.ok ? 'accepted' : r.reason;
+  };
+  assert.equal(reason('abc'), 'not a numeric id or a post URL');
+  assert.equal(reason('😀'), 'not a numeric id or a post URL');
+  assert.equal(reason('example.com/jack/status/20'), '"example.com" is not an X post URL host');
+  assert.equal(reason('https://例え.jp/jack/status/20'), '"例え.jp" is not an X post URL host');
+});
+
 test('anything else is refused with a reason', () => {
   for (const input of [
     '',
