@@ -51,6 +51,14 @@ const PRIVATE_USE = /\p{Co}/u;
 const PRESENTATION = /\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3|\ufe0f|\u200d/u;
 
 /**
+ * A lone symbol no text font has: a picture too. The ℹ of ℹ️, looked up alone when fonts are
+ * chosen, then needs no font (text drawn alone turns it into its compatibility form first, text.ts).
+ */
+function isGlyphless(grapheme: string): boolean {
+  return grapheme.length === 1 && !PRIVATE_USE.test(grapheme) && !hasGlyph(grapheme.codePointAt(0)!);
+}
+
+/**
  * Whether a grapheme is drawn as an emoji picture. Pictographs from U+1F000 on are emoji as on
  * X (🗺 without U+FE0F too); older symbols (© ™ ↔ ☺ ♥) stay text unless U+FE0F, a modifier or
  * a joiner asks for the emoji, or no text font draws them (ℹ); U+FE0E always asks for text.
@@ -58,10 +66,7 @@ const PRESENTATION = /\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Mod
 export function isEmoji(grapheme: string): boolean {
   if (!CANDIDATE.test(grapheme) || grapheme.includes('\ufe0e')) return false;
   const first = grapheme.codePointAt(0)!;
-  // A symbol no text font has is a picture too: the ℹ of ℹ️, looked up alone when fonts are chosen,
-  // needs no font (text drawn alone turns it into its compatibility form first, text.ts).
-  const noGlyph = grapheme.length === 1 && !PRIVATE_USE.test(grapheme) && !hasGlyph(first);
-  if (!(first >= 0x1f000 || PRESENTATION.test(grapheme) || noGlyph)) return false;
+  if (!(first >= 0x1f000 || PRESENTATION.test(grapheme) || isGlyphless(grapheme))) return false;
   return emojiImage(grapheme) !== null;
 }
 

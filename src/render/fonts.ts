@@ -278,8 +278,7 @@ export function selectFonts(
   const missing: number[] = [];
   const seen = new Set<number>();
   const shared: number[] = [];
-  const choose = (cp: number) => {
-    const face = cachedFaceFor(order, cp);
+  const choose = (cp: number, face = cachedFaceFor(order, cp)) => {
     if (face) letters.add(face);
     else missing.push(cp);
   };
@@ -304,7 +303,7 @@ export function selectFonts(
   for (const cp of shared) {
     const face = cachedFaceFor(order, cp);
     if (face && letterFamilies.has(face.family)) letters.add(face);
-    else if (!ofLetters.some((f) => covers(f, cp))) choose(cp);
+    else if (!ofLetters.some((f) => covers(f, cp))) choose(cp, face);
   }
   const chosen = new Set([...letters].map((f) => f.name.replace(/~400$/, '')));
   const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;
