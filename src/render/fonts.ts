@@ -86,6 +86,13 @@ const LATE_PACKAGES = [
   'noto-sans-tai-le',
   'noto-sans-tai-viet',
   'noto-sans-vai',
+  // Published only as 4.x packages (another CSS layout, read the same way).
+  'noto-sans-yi',
+  'noto-sans-lisu',
+  'noto-sans-tai-tham',
+  'noto-sans-bamum',
+  'noto-sans-lepcha',
+  'noto-sans-saurashtra',
 ];
 const LATE = new Set(LATE_PACKAGES);
 const CJK_ORDERS: Record<'sc' | 'tc' | 'ja', string[]> = {
@@ -117,9 +124,12 @@ function parseCss(pkg: string, weight: 400 | 700): FontFace[] {
   if (!fs.existsSync(css)) return [];
   const faces: FontFace[] = [];
   for (const block of fs.readFileSync(css, 'utf8').split('@font-face').slice(1)) {
-    const file = /url\(\.\/files\/([^)]+?\.woff)\)\s*format\('woff'\)/.exec(block)?.[1];
+    // Each subset's WOFF sits beside its WOFF2. The 4.x packages' CSS names the WOFF2 subset and
+    // one whole-font WOFF for every block; the subset's own WOFF is shipped all the same.
+    const base = /url\('?\.\/files\/([^)']+?)\.woff2'?\)/.exec(block)?.[1];
+    const file = base && `${base}.woff`;
     const range = /unicode-range:\s*([^;]+);/.exec(block)?.[1];
-    if (!file || !range) continue;
+    if (!file || !range || !fs.existsSync(path.join(dir, 'files', file))) continue;
     const subset = file.replace(`${pkg}-`, '').replace(/-\d00-normal\.woff$/, '');
     // Numbered subsets slice a large font. In the CJK packages they are the font; elsewhere (Noto
     // Sans Mongolian) they repeat letters of the script's own subset, and a letter drawn from a

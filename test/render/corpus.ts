@@ -79,6 +79,12 @@ export const CORPUS: Record<string, Entry> = {
     lang: 'en',
     text: 'Hello in scripts of the Philippines, Indonesia and beyond: ᜋᜑᜎ᜔ ᜃᜒᜆ · ᮞᮙ᮪ᮕᮥᮛᮞᮥᮔ᮪ · ᬒᬁᬲ᭄ᬯᬲ᭄ᬢ᭄ᬬᬲ᭄ᬢᬸ · ᨅᨔ ᨕᨘᨁᨗ · ꨌꩌ\nⲧⲙⲛ̄ⲧⲣⲙ̄ⲛ̄ⲕⲏⲙⲉ · 𐌲𐌿𐍄𐌹𐍃𐌺 · ᚛ᚑᚌᚐᚋ᚜ · 𐓏𐓘𐓻𐓘𐓻𐓟 · ꕙꔤ · ꠍꠤꠟꠐꠤ · ᤕᤠᤰᤌᤢᤱ · 𑐣𑐾𑐥𑐵𑐮\nᥖᥭᥰ ᥘᥫᥴ · ᦑᦟᦹᧉ · ꪼꪕ ꪻꪾ · ꤊꤢ꤬ꤛꤢ꤭ · 𖼀𖼁𖼂\n𐴌𐴟𐴇𐴥𐴝𐴚𐴒𐴙𐴝 ࠔࠌࠓࠓࠍ',
   },
+  'minority-scripts': {
+    name: 'ꆈꌠꁱꂷ ꓡꓲ-ꓢꓴ',
+    handle: 'scriptsofasia',
+    lang: 'en',
+    text: 'Scripts from the 4.x font packages: Nuosu ꆈꌠꉙ ꆈꌠꁱꂷ · Lisu ꓡꓲ-ꓢꓴ ꓥꓳꓽ\nLanna ᨲᩫ᩠ᩅᨾᩮᩥᩬᨦ ᩋᨠ᩠ᨡᩁᨵᨾ᩠ᨾ · Lepcha ᰛᰩᰵ ᰛᰦᰵ\nSaurashtra ꢱꣃꢬꢵꢰ꣄ꢜ꣄ꢬ · Bamum ꚳꚶꛉ ꛊꚧ',
+  },
   'chinese-traditional': {
     name: '國立故宮博物院',
     handle: 'npmmuseum',
