@@ -1,3 +1,4 @@
+import { BOOLEAN_WORDS, parseBooleanWord } from '../util/boolean-word.ts';
 import { ProblemError } from './problem.ts';
 
 type Query = Record<string, unknown>;
@@ -17,20 +18,23 @@ export function readEnum<T extends string>(query: unknown, name: string, allowed
   const raw = (query as Query)?.[name];
   if (raw === undefined) return fallback;
   if (typeof raw !== 'string' || !(allowed as readonly string[]).includes(raw)) {
-    throw new ProblemError(
-      'invalid_parameter',
-      `Query parameter "${name}" must be one of ${allowed.join(', ')}${Array.isArray(raw) ? ' (given more than once)' : `, got "${truncate(String(raw))}"`}.`,
-    );
+    throw refusal(name, `one of ${allowed.join(', ')}`, raw);
   }
   return raw as T;
 }
 
-const TRUE = ['true', '1'];
-const FALSE = ['false', '0'];
-
+/** A boolean spelled as the screenshot options spell theirs; absent means the default. */
 export function readBoolean(query: unknown, name: string, fallback: boolean): boolean {
-  const raw = readEnum(query, name, [...TRUE, ...FALSE], fallback ? 'true' : 'false');
-  return TRUE.includes(raw);
+  const raw = (query as Query)?.[name];
+  if (raw === undefined) return fallback;
+  const value = typeof raw === 'string' ? parseBooleanWord(raw) : undefined;
+  if (value === undefined) throw refusal(name, BOOLEAN_WORDS, raw);
+  return value;
+}
+
+function refusal(name: string, allowed: string, raw: unknown): ProblemError {
+  const given = Array.isArray(raw) ? ' (given more than once)' : `, got "${truncate(String(raw))}"`;
+  return new ProblemError('invalid_parameter', `Query parameter "${name}" must be ${allowed}${given}.`);
 }
 
 function truncate(s: string): string {

@@ -8,6 +8,7 @@
 import Type from 'typebox';
 import { Compile } from 'typebox/compile';
 import { checkPublicImageUrl } from '../sources/public-image-url.ts';
+import { BOOLEAN_WORDS, parseBooleanWord } from '../util/boolean-word.ts';
 import { parseBackground } from './background.ts';
 
 export const FORMATS = ['svg', 'png', 'html', 'jpeg', 'webp'] as const;
@@ -115,12 +116,9 @@ type PropertySchema = Record<string, unknown> & {
   const?: string;
 };
 
-const TRUE = ['true', '1', 'yes'];
-const FALSE = ['false', '0', 'no'];
-
 function describeAllowed(s: PropertySchema): string {
   if (s.enum) return `one of ${s.enum.join(', ')}`;
-  if (s.type === 'boolean') return 'true, false, 1, 0, yes or no';
+  if (s.type === 'boolean') return BOOLEAN_WORDS;
   if (s.type === 'integer') return `an integer from ${s.minimum} to ${s.maximum}`;
   if (s.anyOf) return s.anyOf.map((a) => (a.const !== undefined ? a.const : describeAllowed(a))).join(' or ');
   // A pattern's values in words: its description is a sentence for the documentation.
@@ -135,7 +133,7 @@ function show(raw: string): string {
 function coerce(name: OptionName, s: PropertySchema, raw: string): unknown {
   const v = raw.trim().toLowerCase();
   if (s.enum) return s.enum.includes(v) ? v : undefined;
-  if (s.type === 'boolean') return TRUE.includes(v) ? true : FALSE.includes(v) ? false : undefined;
+  if (s.type === 'boolean') return parseBooleanWord(v);
   if (s.type === 'integer') return /^\d{1,6}$/.test(v) ? Number(v) : undefined;
   if (s.anyOf) {
     for (const alt of s.anyOf) {

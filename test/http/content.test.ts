@@ -99,30 +99,45 @@ test('single content: options, bad options, bad ids, missing posts cost nothing'
   assert.doesNotMatch(off.body, /Replies:|^>/m);
   const on = await get(`/api/v1/content/1900000000000000011?includeStats=1&includeMedia=true`);
   assert.match(on.body, /^> /m);
+  // Booleans are spelled as the screenshot options' are: any case, yes and no too.
+  const spelled = await get(
+    `/api/v1/content/1900000000000000011?includeStats=No&includeMedia=FALSE&includeQuoted=%200%20`,
+  );
+  assert.equal(spelled.body, off.body);
+  const yes = await get(`/api/v1/content/1900000000000000011?includeStats=YES&includeQuoted=True`);
+  assert.equal(yes.body, on.body);
+  const left = yes.headers['x-quota-remaining'];
+  assert.equal(left, '296', 'four answers, four credits');
+  const maybe = await get(`/api/v1/content/${TEXT_POST}?includeStats=maybe`);
+  assertProblem(maybe, 400, 'invalid_parameter');
+  assert.equal(
+    maybe.json().detail,
+    'Query parameter "includeStats" must be true, false, 1, 0, yes or no, got "maybe".',
+  );
   for (const q of [
-    'includeStats=yes',
+    'includeStats=yep',
     'includeMedia=',
-    'includeQuoted=TRUE',
+    'includeQuoted=2',
     'includeStats=true&includeStats=false',
     'format=png',
   ]) {
     const r = await get(`/api/v1/content/${TEXT_POST}?${q}`);
     assertProblem(r, 400, 'invalid_parameter');
-    assert.equal(r.headers['x-quota-remaining'], '298', 'bad input costs nothing and still shows quota');
+    assert.equal(r.headers['x-quota-remaining'], left, 'bad input costs nothing and still shows quota');
   }
   for (const bad of ['abc', '-1', '12345678901234567890', encodeURIComponent('https://evil.com/a/status/1')]) {
     assertProblem(await get(`/api/v1/content/${bad}`), 400, 'invalid_post_id');
   }
   const missing = await get('/api/v1/content/1234567');
   assertProblem(missing, 404, 'post_not_found');
-  assert.equal(missing.headers['x-quota-remaining'], '298');
+  assert.equal(missing.headers['x-quota-remaining'], left);
   h.upstream.setFault('1900000000000000005', { status: 500 }, '*');
   const down = await get('/api/v1/content/1900000000000000005');
   assertProblem(down, 502, 'upstream_unavailable');
   h.upstream.setFault('1900000000000000006', { delayMs: 3000 }, '*');
   const slow = await get('/api/v1/content/1900000000000000006');
   assertProblem(slow, 504, 'upstream_timeout');
-  assert.equal(slow.headers['x-quota-remaining'], '298');
+  assert.equal(slow.headers['x-quota-remaining'], left);
 });
 
 test('content auth statuses: 401 missing, 403 malformed or unknown', async (t) => {

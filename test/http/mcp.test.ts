@@ -229,7 +229,9 @@ test('MCP refusals: bad key, exhausted quota, missing post, bad arguments, rate 
   assert.deepEqual([tooMany.code, tooMany.status], ['too_many_ids', 400]);
   const badId = problemOf(await call(client, 'screenshot_post', { tweetId: '../usage?x=' }));
   assert.deepEqual([badId.code, badId.status], ['invalid_post_id', 400]);
-  const unknownOption = problemOf(await call(client, 'get_post_markdown', { tweetId: TEXT_POST, includeStats: 'yes' }));
+  const unknownOption = problemOf(
+    await call(client, 'get_post_markdown', { tweetId: TEXT_POST, includeStats: 'maybe' }),
+  );
   assert.equal(unknownOption.code, 'invalid_parameter');
   const restricted = problemOf(await call(client, 'screenshot_post', { tweetId: TEXT_POST, returnType: 'url' }));
   assert.equal(restricted.code, 'plan_restricted');

@@ -10,6 +10,7 @@ import {
   stringEnum,
 } from './common.ts';
 import { TWEET_ID_PARAMS } from './post-id.ts';
+import { readByRoute } from './validation.ts';
 
 export const MARKDOWN_OPTIONS = {
   includeStats: 'Include the reply, retweet, like and view counts.',
@@ -19,15 +20,20 @@ export const MARKDOWN_OPTIONS = {
 export const MARKDOWN_OPTION_NAMES = Object.keys(MARKDOWN_OPTIONS) as Array<keyof typeof MARKDOWN_OPTIONS>;
 export const MAX_BULK_IDS = 100;
 
-/** Query booleans are `true`/`false` (or `1`/`0`). */
-export const MarkdownQuery = Type.Object(
-  Object.fromEntries(
-    MARKDOWN_OPTION_NAMES.map((name) => [
-      name,
-      Type.Optional(Type.Boolean({ default: true, description: MARKDOWN_OPTIONS[name] })),
-    ]),
+/**
+ * Read by the route (routes/content.ts): booleans are spelled as the screenshot options' are
+ * (util/boolean-word.ts), which a JSON Schema boolean does not take.
+ */
+export const MarkdownQuery = readByRoute(
+  Type.Object(
+    Object.fromEntries(
+      MARKDOWN_OPTION_NAMES.map((name) => [
+        name,
+        Type.Optional(Type.Boolean({ default: true, description: MARKDOWN_OPTIONS[name] })),
+      ]),
+    ),
+    { additionalProperties: false },
   ),
-  { additionalProperties: false },
 );
 
 export const BulkRequest = Type.Object({
