@@ -1,8 +1,8 @@
-// A load generator for the bench: `connections` kept-alive node:http connections, each sending
-// its next request when the last answer has been read, bodies read and thrown away. autocannon,
-// used before, decoded every response body to a string: for a 250 KB PNG that cost the client
-// several ms of CPU per answer, taken from the same two cores the service was measured on.
-import http from 'node:http';
+// A load generator for the bench: `connections` kept-alive connections, each sending its next
+// request when the last answer has been read. autocannon, used before, decoded every response
+// body to a string: for a 250 KB PNG that cost the client several ms of CPU per answer, taken
+// from the same two cores the service was measured on.
+import { HttpConnection } from './http-connection.ts';
 
 export interface LoadRequest {
   method: string;
@@ -36,7 +36,6 @@ function percentile(sorted: number[], p: number): number {
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {
-  const target = new URL(o.url);
   const latencies: number[] = [];
   let next = 0;
   let non2xx = 0;
@@ -44,35 +43,21 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
   const started = performance.now();
   const deadline = o.durationS !== undefined ? started + o.durationS * 1000 : Number.POSITIVE_INFINITY;
   const more = () => performance.now() < deadline && (o.amount === undefined || next < o.amount);
-  const send = (agent: http.Agent, r: LoadRequest) =>
-    new Promise<void>((resolve) => {
-      const t = performance.now();
-      const req = http.request(
-        { host: target.hostname, port: target.port, method: r.method, path: r.path, headers: r.headers, agent },
-        (res) => {
-          res.resume();
-          res.on('end', () => {
-            latencies.push(performance.now() - t);
-            if ((res.statusCode ?? 0) < 200 || (res.statusCode ?? 0) > 299) non2xx++;
-            resolve();
-          });
-          res.on('error', () => {
-            errors++;
-            resolve();
-          });
-        },
-      );
-      req.on('error', () => {
-        errors++;
-        resolve();
-      });
-      req.end(r.body);
-    });
+  const send = async (connection: HttpConnection, r: LoadRequest) => {
+    const t = performance.now();
+    try {
+      const { status } = await connection.request(r);
+      latencies.push(performance.now() - t);
+      if (status < 200 || status > 299) non2xx++;
+    } catch {
+      errors++;
+    }
+  };
   await Promise.all(
     Array.from({ length: o.connections }, async () => {
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-      while (more()) await send(agent, o.requests[next++ % o.requests.length]);
-      agent.destroy();
+      const connection = new HttpConnection(o.url);
+      while (more()) await send(connection, o.requests[next++ % o.requests.length]);
+      connection.close();
     }),
   );
   const seconds = (performance.now() - started) / 1000;

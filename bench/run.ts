@@ -12,7 +12,6 @@
 // Results are printed and written to bench/results/<time>.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -21,6 +20,7 @@ import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
 import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { freePort, waitUntilOk } from '../test/free-port.ts';
+import { HttpConnection } from './http-connection.ts';
 import { type LoadRequest, runLoad } from './load.ts';
 import { processTree, readProc, treeCpuMs, treeRssMb } from './proc.ts';
 
@@ -125,24 +125,13 @@ async function main() {
   await store.close();
   const service = await startService(env);
   const peakMemory = samplePeakMemory(service.child.pid!);
-  // One kept-alive connection through node:http, as an HTTP client library would hold it: fetch()
-  // (undici) adds client time of its own to every request.
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-  const get = (p: string) =>
-    new Promise<Buffer>((resolve, reject) => {
-      http
-        .get(`${service.url}${p}`, { agent, headers: { 'x-api-key': keys[0] } }, (res) => {
-          const chunks: Buffer[] = [];
-          res.on('data', (c: Buffer) => chunks.push(c));
-          res.on('end', () => {
-            const body = Buffer.concat(chunks);
-            if (res.statusCode === 200) resolve(body);
-            else reject(new Error(`${p}: ${res.statusCode} ${body.toString().slice(0, 200)}`));
-          });
-          res.on('error', reject);
-        })
-        .on('error', reject);
-    });
+  // One kept-alive connection, as an HTTP client library would hold it.
+  const connection = new HttpConnection(service.url);
+  const get = async (p: string): Promise<Buffer> => {
+    const { status, body } = await connection.request({ path: p, headers: { 'x-api-key': keys[0] } });
+    if (status !== 200) throw new Error(`${p}: ${status} ${body.toString().slice(0, 200)}`);
+    return body;
+  };
 
   phase = 'warm-up';
   // Warm: the service's own code has run only the render processes' warm-up so far, and the
@@ -276,7 +265,7 @@ async function main() {
   }
 
   const memory = peakMemory();
-  agent.destroy();
+  connection.close();
   service.child.kill('SIGTERM');
   await upstream.close();
   fs.rmSync(dataDir, { recursive: true, force: true });
