@@ -57,6 +57,7 @@ function parseAnswer(buf: Buffer): Parsed {
   }
 }
 
+/** Not for HEAD: its answer's Content-Length describes a body that never comes. */
 export class HttpConnection {
   private socket: net.Socket | null = null;
   private parts: Buffer[] = [];

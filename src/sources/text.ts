@@ -84,8 +84,9 @@ const ENTITY = new RegExp(
   [
     String.raw`(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])`,
     String.raw`(?<![\w@])@([A-Za-z0-9_]{1,15})\b`,
-    // An emoji's variation selector may come just before; #️⃣ is the keycap emoji, not a tag.
-    String.raw`(?<!(?![\ufe0e\ufe0f])${TAG_CHAR}|[#&])#(?![\ufe0f\u20e3])(${TAG_CHAR}*[\p{L}\p{M}]${TAG_CHAR}*)`,
+    // The sign is # or full-width ＃; an emoji's variation selector may come just before it, and
+    // #️⃣ is the keycap emoji. A tag followed by another sign or :// is none (#tag#two, #a://b).
+    String.raw`(?<!(?![\ufe0e\ufe0f])${TAG_CHAR}|[#＃&])[#＃](?![\ufe0f\u20e3])(${TAG_CHAR}*[\p{L}\p{M}]${TAG_CHAR}*)(?!${TAG_CHAR}|[#＃]|:\/\/)`,
     String.raw`(?<![\w$])\$([A-Za-z]{1,6}(?:[._][A-Za-z]{1,2})?)(?![\w])`,
   ].join('|'),
   'gu',

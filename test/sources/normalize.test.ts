@@ -246,7 +246,8 @@ test('tombstones, empty bodies and missing users are "not found"; FxTwitter erro
 });
 
 test('a hashtag found in text keeps its vowel signs and marks, as X links it', () => {
-  const text = 'जीत #चुनाव2024! ନମସ୍କାର #ରଥଯାତ୍ରା. #བོད་ཡིག #ދިވެހިރާއްޖެ، #தமிழ் #123 C# a#b #️⃣ ❤️#love #a～b';
+  const text =
+    'जीत #चुनाव2024! ନମସ୍କାର #ରଥଯାତ୍ରା. #བོད་ཡིག #ދިވެހިރާއްޖެ، #தமிழ் #123 C# a#b #️⃣ ❤️#love #a～b ＃全角タグ a＃b #tag#two #x://y';
   const body = {
     code: 200,
     message: 'OK',
@@ -262,6 +263,11 @@ test('a hashtag found in text keeps its vowel signs and marks, as X links it', (
   const post = found(normalizeFxTwitter(200, body), 'hashtags');
   assert.deepEqual(
     segmentText(post).flatMap((s) => (s.type === 'hashtag' ? [s.text] : [])),
-    ['#चुनाव2024', '#ରଥଯାତ୍ରା', '#བོད་ཡིག', '#ދިވެހިރާއްޖެ', '#தமிழ்', '#love', '#a～b'],
+    ['#चुनाव2024', '#ରଥଯାତ୍ରା', '#བོད་ཡིག', '#ދިވެހިރާއްޖެ', '#தமிழ்', '#love', '#a～b', '＃全角タグ'],
+  );
+  assert.equal(
+    post.entities.filter((e) => e.type === 'hashtag').at(-1)?.tag,
+    '全角タグ',
+    'the tag is the word after the sign',
   );
 });
