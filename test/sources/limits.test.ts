@@ -72,7 +72,7 @@ test('a post within the limits is unchanged; a syndication post is held to them 
   }
 });
 
-test('long runs of blanks in upstream text are handled in linear time (no regex backtracking)', () => {
+test('long runs of blanks and long hashtags in upstream text are handled in linear time (no regex backtracking)', () => {
   // 1,000,000 blanks then a letter: a quadratic trim runs for hours and cannot be interrupted
   // from inside the process, so the work runs in a child that is killed after 20 s.
   const script = `
@@ -81,6 +81,11 @@ test('long runs of blanks in upstream text are handled in linear time (no regex 
     for (const blanks of [' '.repeat(1e6), '\\n'.repeat(1e6), ' \\t'.repeat(5e5)]) {
       const r = normalizeFxTwitter(200, { code: 200, tweet: { id: '20', text: 'a' + blanks + 'b', author: { name: 'D', screen_name: 'dana' }, created_timestamp: 1700000000 } });
       if (r.kind !== 'found' || !renderMarkdown(r.post).includes('**@dana**')) process.exit(3);
+    }
+    // A hashtag a million letters long that the character after it refuses.
+    for (const end of ['#', '＃', '://', '']) {
+      const r = normalizeFxTwitter(200, { code: 200, tweet: { id: '20', text: '#' + 'a'.repeat(1e6) + end, author: { name: 'D', screen_name: 'dana' }, created_timestamp: 1700000000 } });
+      if (r.kind !== 'found') process.exit(4);
     }`;
   const run = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
     cwd: REPO_DIR,
