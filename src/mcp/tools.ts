@@ -1,7 +1,7 @@
 // The MCP tools: each one is a REST operation, its input schema an agent can act on, and how the
 // REST answer becomes MCP content. Input schemas come from the same TypeBox schemas the routes use.
 import Type, { type TObject, type TSchema } from 'typebox';
-import { BulkResponse, MARKDOWN_OPTION_NAMES, MARKDOWN_OPTIONS, MAX_BULK_IDS } from '../http/schemas/content.ts';
+import { BulkResponse, MARKDOWN_FLAGS, MAX_BULK_IDS } from '../http/schemas/content.ts';
 import { ScreenshotQuery } from '../http/schemas/screenshot.ts';
 import { UsageResponse } from '../http/schemas/usage.ts';
 import type { RestRequest } from './rest.ts';
@@ -21,13 +21,6 @@ const TWEET_ID = Type.String({
   description: 'The post: numeric id (e.g. "20") or its URL (e.g. "https://x.com/jack/status/20").',
 });
 
-const MarkdownFlags = Object.fromEntries(
-  MARKDOWN_OPTION_NAMES.map((name) => [
-    name,
-    Type.Optional(Type.Boolean({ default: true, description: MARKDOWN_OPTIONS[name] })),
-  ]),
-);
-
 /** `?a=1&b=x` from the arguments that are query parameters (all but `skip`); absent ones keep their default. */
 function queryOf(args: Record<string, unknown>, skip: string): string {
   const query = new URLSearchParams();
@@ -45,7 +38,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     description:
       'Returns a public X (Twitter) post as Markdown: author, date, text with links, media links, quoted post ' +
       'and counts. Use it to read or quote a post. Costs 1 credit; failures cost nothing.',
-    inputSchema: Type.Object({ tweetId: TWEET_ID, ...MarkdownFlags }, { additionalProperties: false }),
+    inputSchema: Type.Object({ tweetId: TWEET_ID, ...MARKDOWN_FLAGS }, { additionalProperties: false }),
     toRequest: (args) => ({
       method: 'GET',
       url: `/api/v1/content/${encodeURIComponent(String(args.tweetId))}${queryOf(args, 'tweetId')}`,
@@ -61,7 +54,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: Type.Object(
       {
         tweetIds: Type.Array(TWEET_ID, { minItems: 1, maxItems: MAX_BULK_IDS, description: 'The posts.' }),
-        ...MarkdownFlags,
+        ...MARKDOWN_FLAGS,
       },
       { additionalProperties: false },
     ),

@@ -20,21 +20,19 @@ export const MARKDOWN_OPTIONS = {
 export const MARKDOWN_OPTION_NAMES = Object.keys(MARKDOWN_OPTIONS) as Array<keyof typeof MARKDOWN_OPTIONS>;
 export const MAX_BULK_IDS = 100;
 
+/** The Markdown options as properties of a query or of an MCP tool's arguments. */
+export const MARKDOWN_FLAGS = Object.fromEntries(
+  MARKDOWN_OPTION_NAMES.map((name) => [
+    name,
+    Type.Optional(Type.Boolean({ default: true, description: MARKDOWN_OPTIONS[name] })),
+  ]),
+);
+
 /**
  * Read by the route (routes/content.ts): booleans are spelled as the screenshot options' are
  * (util/boolean-word.ts), which a JSON Schema boolean does not take.
  */
-export const MarkdownQuery = readByRoute(
-  Type.Object(
-    Object.fromEntries(
-      MARKDOWN_OPTION_NAMES.map((name) => [
-        name,
-        Type.Optional(Type.Boolean({ default: true, description: MARKDOWN_OPTIONS[name] })),
-      ]),
-    ),
-    { additionalProperties: false },
-  ),
-);
+export const MarkdownQuery = readByRoute(Type.Object(MARKDOWN_FLAGS, { additionalProperties: false }));
 
 export const BulkRequest = Type.Object({
   tweetIds: Type.Array(Type.String({ description: 'Numeric post id or post URL.' }), {

@@ -33,7 +33,7 @@ const serializerCompiler: FastifySerializerCompiler<unknown> = () => (data) => J
 // documented, and not converted and checked a second time on every request.
 const READ_BY_ROUTE = Symbol('read by route');
 
-/** A query schema whose route reads it by the same schema itself (e.g. screenshot options). */
+/** A query schema whose route reads and judges the query itself (screenshot options, Markdown flags). */
 export function readByRoute<T extends TSchema>(schema: T): T {
   return { ...schema, [READ_BY_ROUTE]: true };
 }
