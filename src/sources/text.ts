@@ -83,7 +83,8 @@ const TAG_CHAR = String.raw`[\p{L}\p{M}\p{Nd}_\u200c\u200d\ua67e\u05be\u05f3\u05
 const ENTITY = new RegExp(
   [
     String.raw`(https?:\/\/[^\s<>"]+[^\s<>".,;:!?)\]'])`,
-    String.raw`(?<![\w@])@([A-Za-z0-9_]{1,15})\b`,
+    // A handle after @ or full-width ＠: letters, digits and _, at most 20 (twitter-text's rule).
+    String.raw`(?<![\w@＠])[@＠]([A-Za-z0-9_]{1,20})\b`,
     // The sign is # or full-width ＃; an emoji's variation selector may come just before it, and
     // #️⃣ is the keycap emoji. A tag followed by another sign or :// is none (#tag#two, #a://b).
     // The tag is taken whole inside a lookahead and matched again by reference: the engine cannot

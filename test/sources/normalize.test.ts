@@ -271,3 +271,31 @@ test('a hashtag found in text keeps its vowel signs and marks, as X links it', (
     'the tag is the word after the sign',
   );
 });
+
+test('a syndication body without entities has its mentions, tags and links found in the text', () => {
+  const text =
+    'Hi @abcdefghijklmnopqrst ＠wide @toolongtoolongtoolong1 #tag $ACME https://example.com/a https://t.co/m1';
+  const media = [...text].length - 'https://t.co/m1'.length;
+  const post = found(
+    normalizeSyndication({
+      __typename: 'Tweet',
+      id_str: '25',
+      text,
+      created_at: '2026-04-02T10:00:00.000Z',
+      user: { name: 'A', screen_name: 'a' },
+      mediaDetails: [
+        { type: 'photo', media_url_https: 'https://pbs.twimg.com/media/x.jpg', indices: [media, media + 15] },
+      ],
+    }),
+    'no entities',
+  );
+  assert.equal(
+    post.text,
+    'Hi @abcdefghijklmnopqrst ＠wide @toolongtoolongtoolong1 #tag $ACME example.com/a',
+    'links shown as X shows them, the media link removed',
+  );
+  assert.deepEqual(
+    segmentText(post).flatMap((s) => (s.type === 'text' ? [] : [`${s.type} ${s.text}`])),
+    ['mention @abcdefghijklmnopqrst', 'mention ＠wide', 'hashtag #tag', 'cashtag $ACME', 'url example.com/a'],
+  );
+});

@@ -1,7 +1,7 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
 import { capPost } from '../limits.ts';
 import { postUrl } from '../post.ts';
-import { buildVisibleText, type RawEntity } from '../text.ts';
+import { buildVisibleText, detectEntities, type RawEntity } from '../text.ts';
 import { checkSynTweet, type SynCard, type SynMediaDetails, type SynTweet, type SynUser } from './types.ts';
 
 export type SyndicationParse =
@@ -56,6 +56,12 @@ function rawEntitiesOf(t: SynTweet): RawEntity[] {
   // Media links are removed from the text; the media entity and mediaDetails both mark them.
   for (const m of [...(e.media ?? []), ...(t.mediaDetails ?? [])]) {
     if (m.indices) out.push({ type: 'media', start: m.indices[0], end: m.indices[1] });
+  }
+  if (!t.entities) {
+    // A body without entities (one written by hand) has its links found in the text, as an
+    // FxTwitter body's are; a media link stays a media link.
+    const media = [...out];
+    out.push(...detectEntities(t.text ?? '').filter((d) => !media.some((m) => d.start < m.end && d.end > m.start)));
   }
   return out;
 }
