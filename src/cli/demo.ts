@@ -9,6 +9,7 @@ import { createContainer } from '../container.ts';
 import { startFixtureServer } from '../sources/fixture-server.ts';
 import { checkOwnPosts, readOwnPosts } from './demo-posts.ts';
 import { CliError, type CliIo } from './index.ts';
+import { describeStartupFailure } from './startup-failure.ts';
 
 function findFreePort(host: string): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -69,7 +70,13 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
     throw new CliError(`--posts ${options.posts}: none of its posts would render:\n  ${checked.problems.join('\n  ')}`);
   }
   for (const problem of checked?.problems ?? []) io.err(`postshot: --posts: will not render ${problem}`);
-  await app.listen({ port: config.port, host: config.host });
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    // A port in use is said as `serve` says it, and the throwaway data goes with the demo.
+    await stop();
+    throw new CliError(`cannot start: ${describeStartupFailure(err, config)}`);
+  }
 
   const key = created.value.apiKey;
   const url = config.publicUrl;

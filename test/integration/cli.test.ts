@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import net from 'node:net';
+import os from 'node:os';
 import { test } from 'node:test';
 import { runCli } from '../../src/cli/index.ts';
 import { makeTempDir } from '../helper.ts';
@@ -297,4 +299,28 @@ test('postshot demo --posts serves your own posts beside the samples, names file
     assert.equal(refused.status, 1, refused.stderr);
     assert.match(refused.stderr, said);
   }
+});
+
+test('postshot demo on a port in use says so in one line and leaves no data behind', async (t) => {
+  const taken = net.createServer();
+  await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  t.after(() => taken.close());
+  const port = (taken.address() as net.AddressInfo).port;
+  const demoDirs = () => fs.readdirSync(os.tmpdir()).filter((n) => n.startsWith('postshot-demo-'));
+  const before = new Set(demoDirs());
+  const refused = spawnSync(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'demo'], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1' },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+  assert.equal(refused.status, 1, refused.stderr);
+  assert.equal(
+    refused.stderr.trim(),
+    `postshot: cannot start: port ${port} on 127.0.0.1 is already in use (set PORT or HOST)`,
+  );
+  assert.deepEqual(
+    demoDirs().filter((n) => !before.has(n)),
+    [],
+    'the demo removed its data dir',
+  );
 });
