@@ -3,7 +3,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import type { Post } from '../sources/post.ts';
 import type { Assets, PreparedImage } from './assets.ts';
-import type { RenderReply, RenderTask } from './render-worker.ts';
+import type { RenderReply, RenderTask, RenderWarning } from './render-worker.ts';
 import type { RenderOptions, Rendered } from './renderer.ts';
 import { renderProcessEnv } from './render-env.ts';
 import { readRssMb } from './resident-memory.ts';
@@ -155,8 +155,12 @@ export class RenderPool {
       child.once('exit', () => reject(new Error('render process exited before it was ready')));
     });
     slot.ready.catch(() => {});
-    child.on('message', (m: RenderReply | { ready: true }) => {
+    child.on('message', (m: RenderReply | RenderWarning | { ready: true }) => {
       if ('ready' in m) return;
+      if ('warning' in m) {
+        process.emitWarning(m.warning.message, { code: m.warning.code });
+        return;
+      }
       if (Number.isFinite(m.peakMb)) slot.peakMb = Math.max(slot.peakMb, m.peakMb);
       const entry = slot.jobs.get(m.id);
       if (!entry) return;

@@ -18,8 +18,19 @@ export type RenderReply =
   | { id: number; ok: true; bytes: Uint8Array; contentType: string; peakMb: number }
   | { id: number; ok: false; error: string; peakMb: number };
 
+/** A warning raised in a render process (a character no font draws), for the service to emit. */
+export interface RenderWarning {
+  warning: { message: string; code?: string };
+}
+
 const send = process.send?.bind(process);
 if (!send) throw new Error('render-worker runs as a child process with an IPC channel');
+
+// The pool keeps this process's stderr for the report of a crash: a warning goes to the service,
+// on whose stderr the operator reads it.
+process.on('warning', (w: Error & { code?: string }) =>
+  send({ warning: { message: w.message, code: w.code } } satisfies RenderWarning),
+);
 
 // A card's raster is external memory that V8 frees at its next collection, and an idle process
 // allocates nothing that would start one: after a tall card it kept 100+ MB until the next card.
