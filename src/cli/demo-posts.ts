@@ -3,7 +3,7 @@
 // render is named at start with the service's reason, not met later as a 404.
 import fs from 'node:fs';
 import path from 'node:path';
-import { listFixtureFiles, listFixtureIds } from '../sources/fixture-server.ts';
+import { FIXTURE_FILE, listFixtureFiles, listFixtureIds } from '../sources/fixture-server.ts';
 import { normalizeFxTwitter } from '../sources/fxtwitter/normalize.ts';
 import type { PostOutcome } from '../sources/interface.ts';
 import { parsePostId } from '../sources/post-id.ts';
@@ -17,6 +17,19 @@ export interface OwnPosts {
   /** Every id the folder holds a body for. */
   held: string[];
   files: Record<Kind, Map<string, string>>;
+  /** Files beside the posts that are not named `<id>.json`, so never served. */
+  misnamed: string[];
+}
+
+function listMisnamed(root: string): string[] {
+  return (['fxtwitter', 'syndication'] as const).flatMap((kind) => {
+    const dir = path.join(root, 'upstream', kind);
+    if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+    return fs
+      .readdirSync(dir)
+      .filter((f) => !FIXTURE_FILE.test(f))
+      .map((f) => `upstream/${kind}/${f}`);
+  });
 }
 
 /**
@@ -42,11 +55,12 @@ export function readOwnPosts(dir: string): OwnPosts {
     throw new CliError(`--posts ${dir}: no such folder`);
   const files = listFixtureFiles(root);
   const held = listFixtureIds(files);
+  const misnamed = listMisnamed(root);
   if (held.length === 0)
     throw new CliError(
-      `--posts ${dir}: no posts in it (expected upstream/fxtwitter/<id>.json or upstream/syndication/<id>.json)`,
+      `--posts ${dir}: no posts in it (expected upstream/fxtwitter/<id>.json or upstream/syndication/<id>.json${misnamed.length ? `; found ${misnamed.join(', ')}` : ''})`,
     );
-  return { root, held, files };
+  return { root, held, files, misnamed };
 }
 
 /**
@@ -59,7 +73,7 @@ export async function checkOwnPosts(
   getPost: (id: string) => Promise<PostOutcome>,
 ): Promise<{ ids: string[]; problems: string[] }> {
   const ids: string[] = [];
-  const problems: string[] = [];
+  const problems = own.misnamed.map((file) => `${file}: not named <post id>.json, so never served`);
   for (const id of own.held) {
     const parsed = parsePostId(id);
     if (!parsed.ok) {

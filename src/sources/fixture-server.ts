@@ -64,6 +64,9 @@ function mediaKey(raw: string): { key: string; name?: string } {
   return { key: `${u.hostname}${p}`, name: u.searchParams.get('name') ?? undefined };
 }
 
+/** A recorded body's file name: the post id and `.json`. */
+export const FIXTURE_FILE = /^(\d+)\.json$/;
+
 /** The recorded bodies of a fixture root: file by post id, per source (`<id>.json` files). */
 export function listFixtureFiles(root: string): Record<'fxtwitter' | 'syndication', Map<string, string>> {
   const bodies = { fxtwitter: new Map<string, string>(), syndication: new Map<string, string>() };
@@ -71,7 +74,7 @@ export function listFixtureFiles(root: string): Record<'fxtwitter' | 'syndicatio
     const dir = path.join(root, 'upstream', kind);
     if (!fs.existsSync(dir)) continue;
     for (const f of fs.readdirSync(dir)) {
-      const m = /^(\d+)\.json$/.exec(f);
+      const m = FIXTURE_FILE.exec(f);
       if (m) bodies[kind].set(m[1], path.join(dir, f));
     }
   }

@@ -240,6 +240,7 @@ test('postshot demo --posts serves your own posts beside the samples, names file
   );
 
   fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', '0123.json'), JSON.stringify({ ...sample, tweet }));
+  fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', 'hello.json'), JSON.stringify({ ...sample, tweet }));
 
   const { child, out, err } = await startDemo('--posts', dir);
   try {
@@ -253,6 +254,7 @@ test('postshot demo --posts serves your own posts beside the samples, names file
       /will not render 1234567890123456781: .*; upstream\/fxtwitter\/1234567890123456781\.json: .*author/,
     );
     assert.match(err(), /will not render 0123: the file name is not a post id/);
+    assert.match(err(), /will not render upstream\/fxtwitter\/hello\.json: not named <post id>\.json/);
     assert.ok(out.includes(`/api/v1/screenshot/${id}?format=png' -o ${id}.png`), 'a curl line for your own post');
     assert.match(out, /with \d+ sample posts and 1 of yours \(no network needed\)/);
     assert.match(out, /Sample post ids: 1900000000000000001 /);
@@ -274,6 +276,9 @@ test('postshot demo --posts serves your own posts beside the samples, names file
   const broken = makeTempDir();
   fs.mkdirSync(path.join(broken, 'upstream', 'syndication'), { recursive: true });
   fs.writeFileSync(path.join(broken, 'upstream', 'syndication', '42.json'), '[]');
+  const misnamed = makeTempDir();
+  fs.mkdirSync(path.join(misnamed, 'upstream', 'fxtwitter'), { recursive: true });
+  fs.writeFileSync(path.join(misnamed, 'upstream', 'fxtwitter', 'hello.json'), '{}');
   const badManifest = makeTempDir();
   fs.cpSync(path.join(dir, 'upstream'), path.join(badManifest, 'upstream'), { recursive: true });
   fs.mkdirSync(path.join(badManifest, 'media'));
@@ -281,6 +286,7 @@ test('postshot demo --posts serves your own posts beside the samples, names file
   for (const [folder, said] of [
     [badManifest, /--posts .*: media\/manifest\.json is not JSON/],
     [empty, /--posts .*: no posts in it/],
+    [misnamed, /--posts .*: no posts in it \(.*; found upstream\/fxtwitter\/hello\.json\)/],
     [path.join(empty, 'missing'), /--posts .*: no such folder/],
     [
       broken,
