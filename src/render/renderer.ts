@@ -40,14 +40,17 @@ export interface CardTree {
 const isPicture = (cp: number) => isEmoji(String.fromCodePoint(cp)) || (cp >= 0x1f1e6 && cp <= 0x1f1ff);
 
 const reported = new Set<number>();
+/** Code points named in one warning: a post of private-use characters would make it megabytes. */
+const NAMED = 20;
 
 /** A character no shipped font draws: logged once per thread with its code point. */
 function reportMissing(post: Post, missing: number[]): void {
   const fresh = missing.filter((cp) => !reported.has(cp));
   if (fresh.length === 0) return;
   for (const cp of fresh) reported.add(cp);
-  const codePoints = fresh.map((cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`);
-  process.emitWarning(`no glyph for ${codePoints.join(' ')} (post ${post.id})`, { code: 'POSTSHOT_NO_GLYPH' });
+  const codePoints = fresh.slice(0, NAMED).map((cp) => `U+${cp.toString(16).toUpperCase().padStart(4, '0')}`);
+  const more = fresh.length > NAMED ? ` and ${fresh.length - NAMED} more` : '';
+  process.emitWarning(`no glyph for ${codePoints.join(' ')}${more} (post ${post.id})`, { code: 'POSTSHOT_NO_GLYPH' });
 }
 
 /** The one card tree every format is made from (without the container around it). */

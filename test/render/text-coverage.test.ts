@@ -226,3 +226,19 @@ test('a character no font draws is logged with its code point, once', async () =
     ['no glyph for U+F8FF (post 1800000000000000001)'],
   );
 });
+
+test('a post of thousands of characters no font draws makes one short warning', async () => {
+  const warnings: string[] = [];
+  const listen = (w: Error) => warnings.push(w.message);
+  process.on('warning', listen);
+  try {
+    const text = Array.from({ length: 5000 }, (_, i) => String.fromCodePoint(0xf0000 + i)).join('');
+    await renderCard(corpusPost('emoji', { text }), new Map(), { format: 'svg', theme: 'light' });
+    await new Promise((r) => setImmediate(r));
+  } finally {
+    process.off('warning', listen);
+  }
+  const mine = warnings.filter((w) => w.includes('U+F0000'));
+  assert.equal(mine.length, 1);
+  assert.match(mine[0], /^no glyph for U\+F0000 U\+F0001 .* U\+F0013 and 4980 more \(post \d+\)$/);
+});
