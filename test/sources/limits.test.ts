@@ -72,16 +72,22 @@ test('a post within the limits is unchanged; a syndication post is held to them 
   }
 });
 
-test('long runs of blanks and long hashtags in upstream text are handled in linear time (no regex backtracking)', () => {
+test('long runs of blanks, mentions and long hashtags in upstream text are handled in linear time', () => {
   // 1,000,000 blanks then a letter: a quadratic trim runs for hours and cannot be interrupted
   // from inside the process, so the work runs in a child that is killed after 20 s.
   const script = `
     import { normalizeFxTwitter } from './src/sources/fxtwitter/normalize.ts';
+    import { normalizeSyndication } from './src/sources/syndication/normalize.ts';
     import { renderMarkdown } from './src/markdown/render.ts';
     for (const blanks of [' '.repeat(1e6), '\\n'.repeat(1e6), ' \\t'.repeat(5e5)]) {
       const r = normalizeFxTwitter(200, { code: 200, tweet: { id: '20', text: 'a' + blanks + 'b', author: { name: 'D', screen_name: 'dana' }, created_timestamp: 1700000000 } });
       if (r.kind !== 'found' || !renderMarkdown(r.post).includes('**@dana**')) process.exit(3);
     }
+    // A million characters of mentions, in both sources' bodies without entities.
+    const mentions = '@a '.repeat(333333);
+    const fx = normalizeFxTwitter(200, { code: 200, tweet: { id: '20', text: mentions, author: { name: 'D', screen_name: 'dana' }, created_timestamp: 1700000000 } });
+    const syn = normalizeSyndication({ __typename: 'Tweet', id_str: '20', text: mentions, created_at: '2026-04-02T10:00:00.000Z', user: { name: 'D', screen_name: 'dana' } });
+    if (fx.kind !== 'found' || syn.kind !== 'found') process.exit(5);
     // A hashtag a million letters long that the character after it refuses.
     for (const end of ['#', '＃', '://', '']) {
       const r = normalizeFxTwitter(200, { code: 200, tweet: { id: '20', text: '#' + 'a'.repeat(1e6) + end, author: { name: 'D', screen_name: 'dana' }, created_timestamp: 1700000000 } });

@@ -274,7 +274,7 @@ test('a hashtag found in text keeps its vowel signs and marks, as X links it', (
 
 test('a syndication body without entities has its mentions, tags and links found in the text', () => {
   const text =
-    'Hi @abcdefghijklmnopqrst ＠wide @toolongtoolongtoolong1 #tag $ACME https://example.com/a https://t.co/m1';
+    '𝒜😀 Hi @abcdefghijklmnopqrst ＠wide @toolongtoolongtoolong1 #tag $ACME https://example.com/a?x=1&amp;y=2 &lt;https://e.org/b&gt; https://t.co/m1';
   const media = [...text].length - 'https://t.co/m1'.length;
   const post = found(
     normalizeSyndication({
@@ -291,11 +291,22 @@ test('a syndication body without entities has its mentions, tags and links found
   );
   assert.equal(
     post.text,
-    'Hi @abcdefghijklmnopqrst ＠wide @toolongtoolongtoolong1 #tag $ACME example.com/a',
+    '𝒜😀 Hi @abcdefghijklmnopqrst ＠wide @toolongtoolongtoolong1 #tag $ACME example.com/a?x=1&y=2 <e.org/b>',
     'links shown as X shows them, the media link removed',
   );
   assert.deepEqual(
     segmentText(post).flatMap((s) => (s.type === 'text' ? [] : [`${s.type} ${s.text}`])),
-    ['mention @abcdefghijklmnopqrst', 'mention ＠wide', 'hashtag #tag', 'cashtag $ACME', 'url example.com/a'],
+    [
+      'mention @abcdefghijklmnopqrst',
+      'mention ＠wide',
+      'hashtag #tag',
+      'cashtag $ACME',
+      'url example.com/a?x=1&y=2',
+      'url e.org/b',
+    ],
+  );
+  assert.deepEqual(
+    post.entities.flatMap((e) => (e.type === 'url' ? [e.url] : [])),
+    ['https://example.com/a?x=1&y=2', 'https://e.org/b'],
   );
 });
