@@ -51,12 +51,14 @@ async function engineWith(faces: FontFace[]): Promise<Renderer> {
 // so word boundaries (Intl.Segmenter's dictionary, as the browser uses) get a zero-width space.
 const NO_SPACES = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff]/;
 const words = new Intl.Segmenter('th', { granularity: 'word' });
-// Where such a script (Unicode's line-break class SA) meets a letter or digit of another, the
-// engine breaks and a browser does not (UAX #14 reads the run's edges as letters). A combining
-// grapheme joiner there keeps "เชียงใหม่Lanna" together, as Chromium does: an invisible mark, so
-// it cleaves to the letter before it; the engine breaks at a word joiner there all the same.
+// Where such a script (Unicode's line-break class SA) meets an alphabetic letter or a digit of
+// another, the engine breaks and a browser does not (UAX #14 reads the run's edges as letters).
+// A combining grapheme joiner there keeps "เชียงใหม่Lanna" together, as Chromium does: an
+// invisible mark, so it cleaves to the letter before it; the engine breaks at a word joiner there
+// all the same. Ideographs, kana, Hangul and full-width forms may be broken around: left alone.
 const SA = String.raw`[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]`;
-const OTHER_WORD = String.raw`[[\p{L}\p{Nd}]--${SA}]`;
+const BREAKABLE = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\p{Script=Yi}\p{Script=Tangut}\p{Script=Nushu}\p{Script=Khitan_Small_Script}\u{ff00}-\u{ffef}]`;
+const OTHER_WORD = String.raw`[[\p{L}\p{Nd}]--${SA}--${BREAKABLE}]`;
 const HAS_SA = new RegExp(SA, 'v');
 const SA_EDGE = new RegExp(`(?<=${SA})(?=${OTHER_WORD})|(?<=${OTHER_WORD})(?=${SA})`, 'gv');
 
