@@ -25,10 +25,11 @@ function listMisnamed(root: string): string[] {
   return (['fxtwitter', 'syndication'] as const).flatMap((kind) => {
     const dir = path.join(root, 'upstream', kind);
     if (!fs.statSync(dir, { throwIfNoEntry: false })?.isDirectory()) return [];
+    // Hidden files (.DS_Store) and folders are not meant as posts.
     return fs
-      .readdirSync(dir)
-      .filter((f) => !FIXTURE_FILE.test(f))
-      .map((f) => `upstream/${kind}/${f}`);
+      .readdirSync(dir, { withFileTypes: true })
+      .filter((f) => f.isFile() && !f.name.startsWith('.') && !FIXTURE_FILE.test(f.name))
+      .map((f) => `upstream/${kind}/${f.name}`);
   });
 }
 

@@ -126,7 +126,7 @@ export class RenderPool {
     // frees the megabytes of raster buffers it references soonest. No old-generation cap: it made
     // V8 collect every few cards (docs/performance.md); the RSS watch below bounds the process.
     // gc() lets an idle process free a large card's raster (render-worker.ts).
-    const execArgv = ['--max-semi-space-size=1', '--expose-gc'];
+    const execArgv = ['--max-semi-space-size=1', '--expose-gc', '--no-warnings'];
     if (script.pathname.endsWith('.ts')) execArgv.push('--import', 'tsx');
     const child = fork(fileURLToPath(script), [], {
       execArgv,
@@ -158,7 +158,7 @@ export class RenderPool {
     child.on('message', (m: RenderReply | RenderWarning | { ready: true }) => {
       if ('ready' in m) return;
       if ('warning' in m) {
-        process.emitWarning(m.warning.message, { code: m.warning.code });
+        process.emitWarning(m.warning.message, { type: m.warning.type, code: m.warning.code });
         return;
       }
       if (Number.isFinite(m.peakMb)) slot.peakMb = Math.max(slot.peakMb, m.peakMb);

@@ -20,16 +20,16 @@ export type RenderReply =
 
 /** A warning raised in a render process (a character no font draws), for the service to emit. */
 export interface RenderWarning {
-  warning: { message: string; code?: string };
+  warning: { message: string; type: string; code?: string };
 }
 
 const send = process.send?.bind(process);
 if (!send) throw new Error('render-worker runs as a child process with an IPC channel');
 
-// The pool keeps this process's stderr for the report of a crash: a warning goes to the service,
-// on whose stderr the operator reads it.
+// The pool keeps this process's stderr for the report of a crash, and starts it with
+// --no-warnings: a warning goes to the service, on whose stderr the operator reads it.
 process.on('warning', (w: Error & { code?: string }) =>
-  send({ warning: { message: w.message, code: w.code } } satisfies RenderWarning),
+  send({ warning: { message: w.message, type: w.name, code: w.code } } satisfies RenderWarning),
 );
 
 // A card's raster is external memory that V8 frees at its next collection, and an idle process

@@ -85,7 +85,7 @@ const ENTITY = new RegExp(
     // A URL ends at a blank, a bracket or a quote, also when written as an HTML entity (X's own
     // APIs send text encoded), and not on trailing punctuation.
     String.raw`(https?:\/\/(?:(?!&(?:lt|gt|quot);)[^\s<>"])*(?:(?!&(?:lt|gt|quot);)[^\s<>".,;:!?)\]']))`,
-    // A handle after @ or full-width ＠: letters, digits and _, at most 20 (twitter-text's rule).
+    // A handle after @ or full-width ＠: letters, digits and _, at most 20 (twitter-text's limit).
     String.raw`(?<![\w@＠])[@＠]([A-Za-z0-9_]{1,20})\b`,
     // The sign is # or full-width ＃; an emoji's variation selector may come just before it, and
     // #️⃣ is the keycap emoji. A tag followed by another sign or :// is none (#tag#two, #a://b).
