@@ -62,18 +62,22 @@ const OTHER_WORD = String.raw`[[\p{L}\p{Nd}]--${SA}--${BREAKABLE}]`;
 const HAS_SA = new RegExp(SA, 'v');
 const SA_EDGE = new RegExp(`(?<=${SA})(?=${OTHER_WORD})|(?<=${OTHER_WORD})(?=${SA})`, 'gv');
 
+/** A zero-width space at each word boundary between two letters of NO_SPACES scripts. */
+function markWordBoundaries(text: string): string {
+  let out = '';
+  let previous = '';
+  for (const { segment } of words.segment(text)) {
+    if (NO_SPACES.test(previous.at(-1) ?? '') && NO_SPACES.test(segment[0])) out += '\u200b';
+    out += segment;
+    previous = segment;
+  }
+  return out;
+}
+
 export function insertWordBreaks(text: string): string {
   if (!HAS_SA.test(text)) return text;
-  let out = '';
-  if (NO_SPACES.test(text)) {
-    let previous = '';
-    for (const { segment } of words.segment(text)) {
-      if (NO_SPACES.test(previous.at(-1) ?? '') && NO_SPACES.test(segment[0])) out += '\u200b';
-      out += segment;
-      previous = segment;
-    }
-  } else out = text;
-  return out.replace(SA_EDGE, '\u034f');
+  const bounded = NO_SPACES.test(text) ? markWordBoundaries(text) : text;
+  return bounded.replace(SA_EDGE, '\u034f');
 }
 
 interface Fit {
