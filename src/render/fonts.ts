@@ -31,6 +31,8 @@ const SCRIPT_PACKAGES = [
   'noto-sans-hebrew',
   'noto-sans-thai',
   'noto-sans-devanagari',
+  // Held at 5.2.10 (Noto Sans Bengali 3.000): 3.011 finds ra- and ba-phala with a context rule
+  // (format 3) that the engine's shaper, harfrust 0.12, tests one glyph off, drawing প্র as প্‌র.
   'noto-sans-bengali',
   'noto-sans-tamil',
   'noto-sans-telugu',
