@@ -27,6 +27,7 @@ const require = createRequire(import.meta.url);
 // Symbols and math come before CJK, whose fonts also draw arrows and stars, full-width.
 const SCRIPT_PACKAGES = [
   'noto-sans',
+  'noto-sans-whole',
   'noto-sans-arabic',
   'noto-sans-hebrew',
   'noto-sans-thai',
@@ -109,6 +110,35 @@ function packageDir(pkg: string): string {
   return path.dirname(require.resolve(`@fontsource/${pkg}/package.json`));
 }
 
+/**
+ * Noto Sans in one file (the 4.x package, `noto-sans-4` in package.json). The 5.x subsets leave
+ * out most combining marks, super- and subscripts and letterlike signs, and the engine draws a
+ * letter and its marks from one face: å̊, IPA and stacked marks need a face with both. This one
+ * declares only what the subsets lack, so it is loaded for those characters alone.
+ */
+const WHOLE = 'noto-sans-whole';
+
+function wholeFaces(weight: 400 | 700): FontFace[] {
+  const dir = path.dirname(require.resolve('noto-sans-4/package.json'));
+  const file = path.join(dir, 'files', `noto-sans-all-${weight}-normal.woff`);
+  if (!fs.existsSync(file)) return [];
+  return [{ family: WHOLE, name: `${WHOLE}~all~${weight}`, weight, file, ranges: new Uint32Array() }];
+}
+
+/** What the whole font has and none of the subsets of its family has, as declared ranges. */
+function declareWhatSubsetsLack(faces: FontFace[]): void {
+  const subsets = faces.filter((f) => f.family === 'noto-sans' && f.weight === 400).map(coverageOf);
+  for (const face of faces.filter((f) => f.family === WHOLE)) {
+    const own = [...coverageOf(face)].filter((cp) => !subsets.some((s) => s.has(cp))).sort((a, b) => a - b);
+    const ranges: number[] = [];
+    for (const cp of own) {
+      if (ranges.length > 0 && ranges[ranges.length - 1] === cp - 1) ranges[ranges.length - 1] = cp;
+      else ranges.push(cp, cp);
+    }
+    face.ranges = Uint32Array.from(ranges);
+  }
+}
+
 function parseRanges(spec: string): Uint32Array {
   return Uint32Array.from(
     spec.split(',').flatMap((part) => {
@@ -152,10 +182,12 @@ let allFaces: FontFace[] | null = null;
 
 /** Every face the package ships, regular and bold. */
 export function listFaces(): FontFace[] {
-  allFaces ??= [...SCRIPT_PACKAGES, ...CJK_ORDERS.sc, ...LATE_PACKAGES].flatMap((pkg) => [
-    ...parseCss(pkg, 400),
-    ...parseCss(pkg, 700),
-  ]);
+  if (!allFaces) {
+    allFaces = [...SCRIPT_PACKAGES, ...CJK_ORDERS.sc, ...LATE_PACKAGES].flatMap((pkg) =>
+      pkg === WHOLE ? [...wholeFaces(400), ...wholeFaces(700)] : [...parseCss(pkg, 400), ...parseCss(pkg, 700)],
+    );
+    declareWhatSubsetsLack(allFaces);
+  }
   return allFaces;
 }
 
@@ -308,14 +340,16 @@ export function selectFonts(
   // Punctuation, spaces and marks of no one script come from a face the letters already chose
   // when it has them: a Mongolian suffix's U+202F must be the Mongolian font's to shape with its
   // word, and a math font loaded for it alone would draw it first.
-  // A face of a family the letters use still comes first: a Chinese post's 。 stays Noto Sans
-  // SC's, full width, when a Tai Le word's font also has a narrow one.
+  // A family the letters use still comes first (a face of it they chose, when one has the
+  // character): a Chinese post's 。 stays Noto Sans SC's, full width, when a Tai Le word's font
+  // also has a narrow one.
   const ofLetters = [...letters];
   const letterFamilies = new Set(ofLetters.map((f) => f.family));
   for (const cp of shared) {
     const face = cachedFaceFor(order, cp);
-    if (face && letterFamilies.has(face.family)) letters.add(face);
-    else if (!ofLetters.some((f) => covers(f, cp))) choose(cp, face);
+    if (face && letterFamilies.has(face.family)) {
+      if (!ofLetters.some((f) => f.family === face.family && covers(f, cp))) letters.add(face);
+    } else if (!ofLetters.some((f) => covers(f, cp))) choose(cp, face);
   }
   const chosen = new Set([...letters].map((f) => f.name.replace(/~400$/, '')));
   const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;

@@ -32,7 +32,8 @@ export function directionOf(text: string, fallback: 'ltr' | 'rtl' = 'ltr'): 'ltr
 /**
  * Text as drawn: composed (NFC: text pasted from macOS arrives decomposed, and a base letter and
  * its mark then come from one font), without U+FEFF (a byte-order mark, invisible on X), and a
- * character no font draws replaced by its compatibility form when fonts draw that (⅓ → 1⁄3).
+ * character no font draws replaced by its compatibility form when fonts draw that (a CJK
+ * compatibility ideograph by its unified form).
  */
 export function cleanText(text: string): string {
   const composed = text.normalize('NFC').replace(/\ufeff/g, '');

@@ -109,7 +109,10 @@ export const CORPUS: Record<string, Entry> = {
     handle: 'mathnames',
     lang: 'pl',
     // Decomposed, as text pasted from macOS arrives.
-    text: 'Zażółć gęślą jaźń — cześć! Tiếng Việt: ơ ư ă đ. Română: ș ț ă â î.\n☺︎ © ™ ↔ → ★ ½ ⅓'.normalize('NFD'),
+    // Marks with no precomposed letter (IPA, Yoruba, stacked marks) and super- and subscripts.
+    text: 'Zażółć gęślą jaźń — cześć! Tiếng Việt: ơ ư ă đ. Română: ș ț ă â î.\n☺︎ © ™ ↔ → ★ ½ ⅓\nIPA [ŋ̊ ʊ̯ t͡s å̊] · Yorùbá: ẹ̀ ọ́ · CO₂ x²⁺ⁿ 20 ℃ · Z̷̢a̴͓l̶̡g̸̛o͢'.normalize(
+      'NFD',
+    ),
   },
   emoji: {
     name: 'Emoji 16 🐦‍🔥 🍋‍🟩',
