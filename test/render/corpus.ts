@@ -191,6 +191,11 @@ export function edgePosts(): Record<string, Post> {
         ['زهور الربيع 🌷🌷🌷', 12],
       ],
     }),
+    // Five counters too wide together for a narrow card.
+    'viral-counts': {
+      ...corpusPost('emoji', { text: 'This one blew up overnight. Thank you all!' }),
+      counts: { replies: 18_200, reposts: 123_500, likes: 1_200_000, bookmarks: 45_700, views: 98_800_000 },
+    },
     'long-rtl-name': corpusPost('arabic', {
       name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(6)}🐦‍🔥`,
       text: 'اسم طويل جدا في رأس البطاقة.',

@@ -211,6 +211,16 @@ for (const [name, post] of Object.entries(edgePosts())) {
   }
 }
 
+// The narrowest card: counters, names, long words and links still fit.
+for (const [name, post] of Object.entries(edgePosts())) {
+  test(`long words, links, names and counters stay inside a 300 px card, as in Chromium: ${name}`, async (t) => {
+    const options = { width: 300 };
+    await assertHtmlMatchesPng(t, `${name}-300`, post, new Map(), 'light', options);
+    const png = (await renderCard(post, new Map(), { ...options, format: 'png', theme: 'light', scale: 2 })).bytes;
+    assert.ok(inkInPadding(png, THEMES.light.background) <= 8, 'nothing is drawn in the padding');
+  });
+}
+
 test('the HTML of a right-to-left post is natural markup: one element per paragraph, with its text and dir', async () => {
   const post = corpusPost('arabic');
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
