@@ -181,9 +181,10 @@ async function fitLine(renderer: Renderer, fit: Fit, fontFamily: string, images:
     if ((await widthOf([...units.slice(0, mid), ellipsis])) <= fit.width) low = mid;
     else high = mid - 1;
   }
-  const kept = units.slice(0, low);
-  while (kept.at(-1)?.type === 'text' && /^\s$/u.test((kept.at(-1) as { text: string }).text)) kept.pop();
-  fit.node.children = [...kept, ellipsis];
+  // A space before the ellipsis stays, as a browser's text-overflow keeps it; the cut line takes
+  // the whole width, as the browser's overflowing box does (a right-to-left line ends at its right).
+  fit.node.children = [...units.slice(0, low), ellipsis];
+  fit.node.style = { ...(fit.node.style as Record<string, unknown>), width: fit.width } as never;
 }
 
 async function prepare(renderer: Renderer, card: EngineCard) {

@@ -26,7 +26,8 @@ function styleAttr(style: Style | undefined): string {
 }
 
 function nodeHtml(node: Child): string {
-  if (typeof node === 'string') return escapeHtml(node);
+  // A zero-width space is a break opportunity (arabic-breaks.ts): <wbr>, out of copied text.
+  if (typeof node === 'string') return escapeHtml(node).replaceAll('\u200b', '<wbr>');
   const { style, children, image, alt, dir, lang } = node.props;
   if (node.type === 'img') {
     return `<img src="${escapeHtml(dataUri(image!))}" alt="${escapeHtml(alt ?? '')}"${styleAttr(style)}>`;

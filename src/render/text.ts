@@ -3,6 +3,7 @@
 // the layout engine's (and the browser's, for HTML): nothing here reorders or measures text.
 import bidiFactory from 'bidi-js';
 import { segmentText, type Post } from '../sources/post.ts';
+import { openLongArabicWords } from './arabic-breaks.ts';
 import { emojiImage, splitEmoji } from './emoji.ts';
 import { hasGlyph } from './fonts.ts';
 import { span, textBlock, type Child, type El, type Style } from './tree.ts';
@@ -90,9 +91,10 @@ const CLIP_SLACK = 8;
  * One line of text that never wraps and ends in an ellipsis when it does not fit. The clip that
  * the ellipsis needs reaches 8px above and below the line: marks outside the line box (the dots
  * under a final Arabic ي, stacked Vietnamese accents) are drawn, not cut off. `fitWidth`: the
- * most the line can be given, for a line with emoji (tree.ts).
+ * most the line can be given, for a line with emoji or right to left (tree.ts).
  */
 export function singleLine(style: Style, text: string, fitWidth?: number): El {
+  const dir = directionOf(text);
   const line = textBlock(
     {
       whiteSpace: 'pre',
@@ -106,9 +108,12 @@ export function singleLine(style: Style, text: string, fitWidth?: number): El {
       ...style,
     },
     inlineText(text),
-    directionOf(text),
+    dir,
   );
-  if (fitWidth !== undefined && line.props.children?.some((c) => typeof c !== 'string')) line.props.fitWidth = fitWidth;
+  // The engine's own ellipsis cuts a line with images anywhere, and in a right-to-left line is
+  // itself cut to a dot: such lines are shortened by measuring them (engine-takumi.ts).
+  if (fitWidth !== undefined && (dir === 'rtl' || line.props.children?.some((c) => typeof c !== 'string')))
+    line.props.fitWidth = fitWidth;
   return line;
 }
 
@@ -153,7 +158,10 @@ export function renderText(post: Pick<Post, 'text' | 'entities'>, s: TextStyle):
         whiteSpace: 'pre-wrap',
         overflowWrap: 'anywhere',
       },
-      runs.flatMap((r) => (r.link ? [span({ color: s.linkColor }, ...inlineText(r.text))] : inlineText(r.text))),
+      runs.flatMap((r) => {
+        const children = inlineText(openLongArabicWords(r.text, s.width, s.fontSize));
+        return r.link ? [span({ color: s.linkColor }, ...children)] : children;
+      }),
       dir,
     );
   });

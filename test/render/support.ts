@@ -43,6 +43,46 @@ export function pixelDifference(a: Buffer, b: Buffer): { ratio: number; diff: PN
   return { ratio: n / (x.width * x.height), diff };
 }
 
+/**
+ * The largest share of pixels in any 32 px square (half overlapping) that differ between two
+ * PNGs of one size beyond a shift of a pixel: a glyph drawn wrong differs in one place, which a
+ * share of the whole card hides, while a line laid a fraction of a pixel further differs along
+ * every stroke and is not counted.
+ */
+export function worstSquare(a: Buffer, b: Buffer, size = 32): number {
+  const x = PNG.sync.read(a);
+  const y = PNG.sync.read(b);
+  const { width, height } = x;
+  const near = (from: PNG, at: number, to: PNG, cx: number, cy: number) => {
+    for (let dy = -1; dy <= 1; dy++)
+      for (let dx = -1; dx <= 1; dx++) {
+        const px = cx + dx;
+        const py = cy + dy;
+        if (px < 0 || py < 0 || px >= width || py >= height) continue;
+        const j = (py * width + px) * 4;
+        let far = 0;
+        for (let c = 0; c < 4; c++) far = Math.max(far, Math.abs(from.data[at + c] - to.data[j + c]));
+        if (far <= 64) return true;
+      }
+    return false;
+  };
+  const differs = new Uint8Array(width * height);
+  for (let py = 0; py < height; py++)
+    for (let px = 0; px < width; px++) {
+      const i = (py * width + px) * 4;
+      differs[py * width + px] = near(x, i, y, px, py) && near(y, i, x, px, py) ? 0 : 1;
+    }
+  let worst = 0;
+  for (let top = 0; top + size <= height; top += size / 2)
+    for (let left = 0; left + size <= width; left += size / 2) {
+      let count = 0;
+      for (let py = top; py < top + size; py++)
+        for (let px = left; px < left + size; px++) count += differs[py * width + px];
+      worst = Math.max(worst, count / (size * size));
+    }
+  return worst;
+}
+
 /** Share of pixels by which a PNG differs from resvg (a second SVG renderer) drawing the card's SVG output at 2x. */
 export function differenceFromResvg(png: Buffer, svg: string): number {
   const reference = new Resvg(svg, { fitTo: { mode: 'zoom', value: 2 }, font: { loadSystemFonts: false } })
