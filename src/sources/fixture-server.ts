@@ -43,7 +43,7 @@ export interface FixtureServer {
   /** FxTwitter, syndication and media bases to put in the config. */
   env: { POSTSHOT_FXTWITTER_URL: string; POSTSHOT_SYNDICATION_URL: string; POSTSHOT_MEDIA_URL: string };
   setFault(id: string, fault: Fault | null, target?: Target | '*'): void;
-  /** Serves `body` (any JSON value) for a post id on a source instead of its recorded body; null removes it. */
+  /** Serves `body` (any JSON value, or a Buffer of JSON text as it is) for a post id on a source instead of its recorded body; null removes it. */
   setBody(target: 'fxtwitter' | 'syndication', id: string, body: unknown): void;
   clearFaults(): void;
   /** Requests seen for an id (or a media path fragment) on a target. */
@@ -283,7 +283,7 @@ export async function startFixtureServer(options: {
     clearFaults: () => faults.clear(),
     setBody(target, id, body) {
       if (body === null) served.delete(`${target}:${id}`);
-      else served.set(`${target}:${id}`, JSON.stringify(body));
+      else served.set(`${target}:${id}`, Buffer.isBuffer(body) ? body.toString() : JSON.stringify(body));
     },
     count(target, idOrPath) {
       let n = 0;

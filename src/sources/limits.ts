@@ -19,7 +19,49 @@ export const POST_LIMITS = Object.freeze({
   altChars: 1_000,
   cardTextChars: 300,
   urlChars: 4_096,
+  /** Counts and votes: X's largest are in the billions; past this they are drawn as "999T". */
+  count: 999e12,
+  /** X's longest videos run 4 hours. */
+  videoMs: 4 * 3_600_000,
 });
+
+/**
+ * A body's post with the quotes nested in its quote left out: a card shows one level, and the
+ * schema check recursed into every level (ten thousand of them overflowed the stack).
+ */
+export function dropNestedQuotes<T>(post: T, key: string): T {
+  if (post === null || typeof post !== 'object') return post;
+  const quoted = (post as Record<string, unknown>)[key];
+  if (quoted === null || typeof quoted !== 'object' || !(key in quoted)) return post;
+  const { [key]: _deeper, ...kept } = quoted as Record<string, unknown>;
+  return { ...post, [key]: kept };
+}
+
+/** A count as drawn: a whole number from 0 to the ceiling, or none (NaN, Infinity, a string of nines). */
+function capCount(n: number | undefined): number | undefined {
+  if (n === undefined || !Number.isFinite(n)) return undefined;
+  return Math.min(POST_LIMITS.count, Math.max(0, Math.round(n)));
+}
+
+// Dates stay a day inside JavaScript's range (±8.64e15 ms), so that a time zone offset applied to
+// them is still a date: past it, formatting threw.
+const LAST_TIME = 8.64e15 - 86_400_000;
+
+function capDate(iso: string): string {
+  const time = Date.parse(iso);
+  if (Number.isNaN(time) || Math.abs(time) <= LAST_TIME) return iso;
+  return new Date(Math.sign(time) * LAST_TIME).toISOString();
+}
+
+/** The counts held as capCount holds one; a count that is none is left out, not kept undefined. */
+function capCounts<T extends Record<string, number | undefined>>(counts: T): Partial<T> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(counts)) {
+    const capped = capCount(v);
+    if (capped !== undefined) out[k] = capped;
+  }
+  return out as Partial<T>;
+}
 
 // Segmenting is quadratic in the string's length on Node 20 (ICU): only short windows are segmented.
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
@@ -97,20 +139,31 @@ export function capPost(post: Post, depth = 0): Post {
     },
     text,
     entities,
+    createdAt: capDate(post.createdAt),
+    counts: capCounts({ ...post.counts }),
     media: post.media
       .filter((m) => (m.type === 'photo' ? urlFits(m.url) : urlFits(m.poster) && urlFits(m.mp4)))
       .slice(0, L.media)
-      .map((m) => (m.alt === undefined ? m : { ...m, alt: cutMarked(m.alt, L.altChars) })),
+      .map((m) => {
+        const held = m.alt === undefined ? m : { ...m, alt: cutMarked(m.alt, L.altChars) };
+        if (held.type !== 'video' || held.durationMs === undefined) return held;
+        const { durationMs, ...rest } = held;
+        const ms = capCount(durationMs);
+        return ms === undefined ? rest : { ...rest, durationMs: Math.min(ms, L.videoMs) };
+      }),
     truncated: post.truncated || textCut,
   };
   if (!urlFits(out.author.avatarUrl)) delete out.author.avatarUrl;
-  if (post.poll)
+  if (post.poll) {
+    const { totalVotes, ...poll } = post.poll;
     out.poll = {
-      ...post.poll,
+      ...poll,
+      ...capCounts({ totalVotes }),
       choices: post.poll.choices
         .slice(0, L.pollChoices)
-        .map((c) => ({ ...c, label: cutMarked(c.label, L.pollLabelChars) })),
+        .map(({ votes, ...c }) => ({ ...c, label: cutMarked(c.label, L.pollLabelChars), ...capCounts({ votes }) })),
     };
+  }
   if (post.card) {
     if (!urlFits(post.card.url) || !urlFits(post.card.image?.url)) delete out.card;
     else

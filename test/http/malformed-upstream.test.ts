@@ -318,3 +318,83 @@ test('a malformed body from FxTwitter falls back to syndication: the post is del
   }
   assert.equal(await used(h, accountId), issueCases.length);
 });
+
+// Values of the right type that no real post has: counts past every limit, dates at the edge of
+// JavaScript's range shifted by a time zone, quotes nested thousands deep. Each is drawn.
+test('extreme values render through every endpoint and format, never a 500', async (t) => {
+  const h = await build(t, { env: { POSTSHOT_RATE_LIMITS: 'business=100000' } });
+  const { apiKey } = await h.account('business');
+  // A post whose quote holds a quote, and so on, as JSON text: JSON.stringify itself recurses and
+  // overflows at this depth. The levels are bare, or the body would pass the size limit first.
+  const nest = (base: object, key: string, depth: number): string =>
+    `${JSON.stringify(base).slice(0, -1)},"${key}":${`{"${key}":`.repeat(depth)}{}${'}'.repeat(depth + 1)}`;
+  const cases: Array<[string, 'fxtwitter' | 'syndication', (id: string) => unknown, string]> = [
+    [
+      'poll counts of 400 nines',
+      'syndication',
+      (id) => {
+        const body = fullSynBody(id) as { card: { binding_values: Record<string, unknown> } };
+        body.card.binding_values.choice1_count = { string_value: '9'.repeat(400) };
+        return body;
+      },
+      '',
+    ],
+    [
+      'counts of 1e308',
+      'fxtwitter',
+      (id) => {
+        const body = fullFxBody(id);
+        Object.assign(body.tweet, { likes: 1e308, views: 1e300, replies: -5 });
+        return body;
+      },
+      '',
+    ],
+    [
+      'the last date, 14 hours ahead',
+      'fxtwitter',
+      (id) => {
+        const body = fullFxBody(id);
+        body.tweet.created_timestamp = 8_640_000_000_000;
+        return body;
+      },
+      '&timeZoneOffset=UTC%2B14',
+    ],
+    [
+      'the first date, 14 hours behind',
+      'syndication',
+      (id) => ({ ...(fullSynBody(id) as object), created_at: '-271821-04-20T00:00:00.000Z' }),
+      '&timeZoneOffset=UTC-14',
+    ],
+    [
+      'quotes nested 10,000 deep',
+      'syndication',
+      (id) => {
+        const { quoted_tweet: _, ...own } = fullSynBody(id);
+        return Buffer.from(nest(own, 'quoted_tweet', 10_000));
+      },
+      '',
+    ],
+    [
+      'quotes nested 10,000 deep',
+      'fxtwitter',
+      (id) => {
+        const { tweet, ...rest } = fullFxBody(id);
+        const { quote: _, ...own } = tweet;
+        return Buffer.from(`${JSON.stringify(rest).slice(0, -1)},"tweet":${nest(own, 'quote', 10_000)}}`);
+      },
+      '',
+    ],
+  ];
+  let n = 0;
+  for (const [name, target, bodyFor, query] of cases) {
+    const id = String(1900000000000095000n + BigInt(n++));
+    h.upstream.setBody(target, id, bodyFor(id));
+    h.upstream.setFault(id, { status: 503 }, target === 'fxtwitter' ? 'syndication' : 'fxtwitter');
+    for (const req of requestsFor(id, apiKey)) {
+      const url = String(req.url).includes('/screenshot/') ? `${req.url}${query}` : String(req.url);
+      const res = await h.app.inject({ ...req, url });
+      assert.equal(res.statusCode, 200, `${name} (${target}) ${url}: ${res.body.slice(0, 300)}`);
+      assert.doesNotMatch(res.body.slice(0, 200_000), /NaN|Infinity/, `${name} ${url}`);
+    }
+  }
+});

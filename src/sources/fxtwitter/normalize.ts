@@ -1,5 +1,5 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
-import { capPost } from '../limits.ts';
+import { capPost, dropNestedQuotes } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import { dropUndefined } from '../syndication/normalize.ts';
 import { buildVisibleText, detectEntities, displayUrl, type RawEntity } from '../text.ts';
@@ -190,7 +190,8 @@ function postOf(t: FxTweet, depth: number): Post | null {
 export function normalizeFxTwitter(status: number, body: unknown): FxParse {
   if (body === null || typeof body !== 'object' || Array.isArray(body))
     return { kind: 'failed', detail: 'body is not an object' };
-  const checked = checkFxResponse(body);
+  const tweet = (body as { tweet?: unknown }).tweet;
+  const checked = checkFxResponse(tweet === undefined ? body : { ...body, tweet: dropNestedQuotes(tweet, 'quote') });
   if (!checked.ok)
     return { kind: 'failed', detail: `FxTwitter: body does not fit at ${checked.path}: ${checked.message}` };
   const r = checked.value;

@@ -1,5 +1,5 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
-import { capPost } from '../limits.ts';
+import { capPost, dropNestedQuotes } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import { buildVisibleText, decodeHtmlEntities, detectEntities, displayUrl, type RawEntity } from '../text.ts';
 import { checkSynTweet, type SynCard, type SynMediaDetails, type SynTweet, type SynUser } from './types.ts';
@@ -198,7 +198,7 @@ export function normalizeSyndication(body: unknown, depth = 0): SyndicationParse
   // The quoted post was checked with the body it came in.
   let t = body as SynTweet;
   if (depth === 0) {
-    const checked = checkSynTweet(body);
+    const checked = checkSynTweet(dropNestedQuotes(body, 'quoted_tweet'));
     if (!checked.ok) return { kind: 'malformed', detail: `body does not fit at ${checked.path}: ${checked.message}` };
     t = checked.value;
   }
