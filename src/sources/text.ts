@@ -48,17 +48,21 @@ export function buildVisibleText(
     text += s;
     length += Array.from(s).length;
   };
+  // Line breaks as X shows them: CRLF and a lone CR are one line break (a CR left in the text drew
+  // a blank line, and in Markdown began a line outside the quote it was in). Offsets follow, as
+  // they are counted on what is appended.
+  const appendText = (s: string) => append(s.includes('\r') ? s.replace(/\r\n?/g, '\n') : s);
   let at = from;
   for (const e of sorted) {
     if (e.start < at) continue; // overlapping or before the display range
     if (e.start >= to && e.type !== 'media') break;
     if (e.type === 'media') {
       if (e.start >= to) break;
-      append(decode(cps.slice(at, e.start).join('')));
+      appendText(decode(cps.slice(at, e.start).join('')));
       at = Math.min(e.end, to);
       continue;
     }
-    append(decode(cps.slice(at, e.start).join('')));
+    appendText(decode(cps.slice(at, e.start).join('')));
     const shown = e.type === 'url' ? e.display : decode(cps.slice(e.start, Math.min(e.end, to)).join(''));
     const start = length;
     append(shown);
@@ -69,7 +73,7 @@ export function buildVisibleText(
     else out.push({ type: 'cashtag', start, end, symbol: e.symbol });
     at = Math.min(e.end, to);
   }
-  if (at < to) append(decode(cps.slice(at, to).join('')));
+  if (at < to) appendText(decode(cps.slice(at, to).join('')));
   // A removed trailing media link leaves the space before it behind. trimEnd, not /\s+$/: that
   // regex retries from every blank of a long run (quadratic; 50,000 blanks blocked for seconds).
   const trimmed = text.trimEnd();

@@ -156,3 +156,23 @@ test('Markdown kept per post object gives what rendering gives, for every option
   // includeMedia matters only with includeQuoted, and 6 of the 8 sets differ.
   assert.equal(new Set(sets.map((o) => renderMarkdownOnce(posts[0], o))).size, 6);
 });
+
+test('a carriage return is a line break: no blank lines, and a quoted post keeps every line in its quote', () => {
+  const body = readJson(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000011.json')) as {
+    text: string;
+    display_text_range?: number[];
+    quoted_tweet: { text: string; display_text_range?: number[] };
+  };
+  body.text = 'first\r\nsecond&#13;# not a heading';
+  body.quoted_tweet.text = 'quoted\r- not a list\r\n# not a heading';
+  delete body.display_text_range;
+  delete body.quoted_tweet.display_text_range;
+  const r = normalizeSyndication(body);
+  if (r.kind !== 'found') throw new Error(r.kind);
+  assert.equal(r.post.text, 'first\nsecond\n# not a heading');
+  assert.equal(r.post.quoted?.text, 'quoted\n- not a list\n# not a heading');
+  const html = toHtml(renderMarkdown(r.post));
+  assert.doesNotMatch(html, /<h1|<ul|<li/);
+  const quote = /<blockquote>([\s\S]*)<\/blockquote>/.exec(html)?.[1] ?? '';
+  for (const line of ['quoted', '- not a list', '# not a heading']) assert.ok(visibleText(quote).includes(line), line);
+});
