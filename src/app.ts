@@ -17,7 +17,7 @@ import { trackRouteMethods } from './http/method-not-allowed.ts';
 import { ProblemError, sendProblem } from './http/problem.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
-import { RenderTimeoutError } from './render/pool.ts';
+import { RenderMemoryError, RenderTimeoutError } from './render/pool.ts';
 import { registerHeadBodyDrop } from './http/hooks/head-body.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -85,12 +85,15 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
         return sendProblem(request, reply, err.code, err.detail, err.status);
       }
       if (err instanceof RenderTimeoutError) {
-        request.log.error({ err }, 'render timed out');
+        const memory = err instanceof RenderMemoryError;
+        request.log.error({ err }, memory ? 'render stopped for its memory' : 'render timed out');
         return sendProblem(
           request,
           reply,
           'render_timeout',
-          'Rendering this post took too long; try again or use format=svg.',
+          memory
+            ? 'Rendering this post needed more memory than one render may use; try a smaller width, height or scale, or format=svg.'
+            : 'Rendering this post took too long; try again or use format=svg.',
         );
       }
       if (err instanceof DependencyDownError) {

@@ -142,6 +142,19 @@ test('a render past the time limit is 504 render_timeout, costs nothing, and the
   assert.equal((await h.app.inject({ url: '/healthz' })).statusCode, 200);
 });
 
+test('a render stopped for its memory says so, costs nothing, and the service carries on', async (t) => {
+  const h = await build(t, { env: { ...NO_RATE, POSTSHOT_RENDER_MEMORY_MB: '128' } });
+  const { apiKey } = await h.account('pro');
+  const headers = { 'x-api-key': apiKey };
+  const url = `/api/v1/screenshot/${POST}?format=webp&width=1000&scale=3&aspectRatio=9:16&height=5000`;
+  const res = await h.app.inject({ url, headers });
+  assertProblem(res, 504, 'render_timeout');
+  assert.match(res.json().detail, /more memory than one render may use/);
+  assert.equal(res.headers['x-quota-remaining'], '300');
+  const md = await h.app.inject({ url: `/api/v1/content/${POST}`, headers });
+  assert.equal(md.statusCode, 200);
+});
+
 test('a repeated screenshot is served from the render cache: same bytes, one render', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const { apiKey } = await h.account('pro');
