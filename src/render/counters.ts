@@ -32,17 +32,18 @@ function widthOf(label: string): number {
   return ICON + ICON_MARGIN + Math.ceil(em * FONT_SIZE);
 }
 
+type Labels = Array<[keyof Counts, string]>;
+
+const contentWidth = (labels: Labels) => labels.reduce((sum, [, label]) => sum + widthOf(label), 0);
+
 /** The counters that fit in `width` with at least MIN_GAP between them, and the gap they take. */
-export function fitCounters(labels: Array<[keyof Counts, string]>, width: number) {
+function fitCounters(labels: Labels, width: number) {
   let shown = labels;
-  const needed = (list: typeof labels) =>
-    list.reduce((sum, [, label]) => sum + widthOf(label), 0) + MIN_GAP * (list.length - 1);
   for (const drop of DROP_ORDER) {
-    if (needed(shown) <= width) break;
+    if (contentWidth(shown) + MIN_GAP * (shown.length - 1) <= width) break;
     shown = shown.filter(([k]) => k !== drop);
   }
-  const content = shown.reduce((sum, [, label]) => sum + widthOf(label), 0);
-  const gap = shown.length > 1 ? Math.min(GAP, Math.floor((width - content) / (shown.length - 1))) : 0;
+  const gap = shown.length > 1 ? Math.min(GAP, Math.floor((width - contentWidth(shown)) / (shown.length - 1))) : 0;
   return { shown, gap: Math.max(gap, 0) };
 }
 

@@ -129,14 +129,20 @@ function wholeFaces(weight: 400 | 700): FontFace[] {
 function declareWhatSubsetsLack(faces: FontFace[]): void {
   const subsets = faces.filter((f) => f.family === 'noto-sans' && f.weight === 400).map(coverageOf);
   for (const face of faces.filter((f) => f.family === WHOLE)) {
-    const own = [...coverageOf(face)].filter((cp) => !subsets.some((s) => s.has(cp))).sort((a, b) => a - b);
-    const ranges: number[] = [];
-    for (const cp of own) {
-      if (ranges.length > 0 && ranges[ranges.length - 1] === cp - 1) ranges[ranges.length - 1] = cp;
-      else ranges.push(cp, cp);
-    }
-    face.ranges = Uint32Array.from(ranges);
+    const own = [...coverageOf(face)].filter((cp) => !subsets.some((s) => s.has(cp)));
+    face.ranges = Uint32Array.from(rangesOfCodePoints(own).flat());
   }
+}
+
+/** Code points as ranges of consecutive ones, in order. */
+function rangesOfCodePoints(codePoints: Iterable<number>): Array<[number, number]> {
+  const ranges: Array<[number, number]> = [];
+  for (const cp of [...codePoints].sort((a, b) => a - b)) {
+    const last = ranges.at(-1);
+    if (last && last[1] === cp - 1) last[1] = cp;
+    else ranges.push([cp, cp]);
+  }
+  return ranges;
 }
 
 function parseRanges(spec: string): Uint32Array {
@@ -230,15 +236,10 @@ const servedRanges = new Map<string, Array<[number, number]>>();
 export function rangesOf(face: FontFace): Array<[number, number]> {
   let ranges = servedRanges.get(face.file);
   if (!ranges) {
-    ranges = [];
-    if (CJK.has(face.family))
+    if (CJK.has(face.family)) {
+      ranges = [];
       for (let i = 0; i < face.ranges.length; i += 2) ranges.push([face.ranges[i], face.ranges[i + 1]]);
-    else
-      for (const cp of [...coverageOf(face)].sort((a, b) => a - b)) {
-        const last = ranges.at(-1);
-        if (last && last[1] === cp - 1) last[1] = cp;
-        else ranges.push([cp, cp]);
-      }
+    } else ranges = rangesOfCodePoints(coverageOf(face));
     servedRanges.set(face.file, ranges);
   }
   return ranges;
