@@ -270,24 +270,38 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
   );
 }
 
-function quoteCard(ctx: CardContext, q: Post): El {
+/** Of the quote header's room for name and handle, the most the name takes: the handle keeps the rest. */
+const QUOTE_NAME_SHARE = 0.6;
+
+/** Avatar, name, badge and "@handle · date" on one line; the name and the handle end in "…" when long. */
+function quoteHeader(ctx: CardContext, q: Post): El {
   const square = q.author.avatarShape === 'square';
   const v = q.author.verification;
+  const room = ctx.layout.quoteInner - 20 - 6 - (v !== 'none' ? 18 : 0);
+  const nameWidth = Math.floor(room * QUOTE_NAME_SHARE);
+  return box(
+    { alignItems: 'center', width: ctx.layout.quoteInner, fontSize: 15, lineHeight: '20px' },
+    avatar(ctx, q.author.avatarUrl, 20, square ? 4 : 10),
+    singleLine(
+      { marginLeft: 6, fontWeight: 700, color: ctx.theme.text, flexShrink: 0, maxWidth: nameWidth },
+      q.author.name,
+      nameWidth,
+    ),
+    v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2, flexShrink: 0 }) : null,
+    singleLine(
+      { marginLeft: 4, color: ctx.theme.secondary, flexShrink: 1 },
+      `@${q.author.handle} · ${shortDate(q.createdAt)}`,
+    ),
+  );
+}
+
+function quoteCard(ctx: CardContext, q: Post): El {
   return framed(
     ctx,
     { width: ctx.layout.inner, marginTop: 12 },
     16,
     { flexDirection: 'column', padding: QUOTE_PAD },
-    box(
-      { alignItems: 'center', width: ctx.layout.quoteInner, fontSize: 15, lineHeight: '20px' },
-      avatar(ctx, q.author.avatarUrl, 20, square ? 4 : 10),
-      singleLine({ marginLeft: 6, fontWeight: 700, color: ctx.theme.text, flexShrink: 1 }, q.author.name),
-      v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2 }) : null,
-      singleLine(
-        { marginLeft: 4, color: ctx.theme.secondary, flexShrink: 10 },
-        `@${q.author.handle} · ${shortDate(q.createdAt)}`,
-      ),
-    ),
+    quoteHeader(ctx, q),
     q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo.handle, ctx.layout.quoteInner)) : null,
     q.text
       ? box(

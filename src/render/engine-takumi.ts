@@ -83,23 +83,35 @@ export function insertWordBreaks(text: string): string {
 interface Fit {
   node: Extract<Node, { type: 'container' }>;
   width: number;
+  /** The text styles the line inherits from the boxes around it: measured alone, it needs them. */
+  inherited: Record<string, unknown>;
 }
 
-function toNode(child: Child, images: Map<string, ImageBytes>, fits: Fit[]): Node {
+/** Styles a line's glyphs inherit, and so its width. */
+const INHERITED_TEXT = ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing', 'wordSpacing'];
+
+function toNode(
+  child: Child,
+  images: Map<string, ImageBytes>,
+  fits: Fit[],
+  inherited: Record<string, unknown> = {},
+): Node {
   if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(child) };
   const { style, children, image, dir, lang, fitWidth } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);
     return { type: 'image', src: image!.key, style: style as never };
   }
+  const inside = { ...inherited };
+  for (const key of INHERITED_TEXT) if (style?.[key] !== undefined) inside[key] = style[key];
   const node: Node = {
     type: 'container',
     ...(dir ? { dir } : {}),
     ...(lang ? { lang } : {}),
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
-    children: (children ?? []).map((c) => toNode(c, images, fits)),
+    children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
-  if (fitWidth !== undefined) fits.push({ node, width: fitWidth });
+  if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
   return node;
 }
 
@@ -124,7 +136,7 @@ const AT_MOST_1EM = /^[\u0020-\u017f]*$/;
  * short name with an emoji then costs no measurement at all.
  */
 function widthBound(fit: Fit): number | null {
-  const em = (fit.node.style as { fontSize?: unknown } | undefined)?.fontSize;
+  const em = fit.inherited.fontSize;
   if (typeof em !== 'number') return null;
   let width = 0;
   for (const c of fit.node.children ?? []) {
@@ -147,12 +159,13 @@ function widthBound(fit: Fit): number | null {
  * engine (the same shaping and fonts). Binary search over graphemes and images: a handful of
  * measurements, only for lines that overflow.
  */
-async function fitLine(renderer: Renderer, fit: Fit, fontFamily: string, images: ImageSource[]): Promise<void> {
+async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
   const bound = widthBound(fit);
   if (bound !== null && bound <= fit.width) return;
   // The line alone at its natural width: without the box that places and limits it.
   const style = Object.fromEntries(
     Object.entries({
+      ...fit.inherited,
       ...(fit.node.style as Record<string, unknown>),
       overflow: 'visible',
       textOverflow: 'clip',
@@ -161,7 +174,7 @@ async function fitLine(renderer: Renderer, fit: Fit, fontFamily: string, images:
   const widthOf = async (children: Node[]) => {
     const probe = {
       type: 'container',
-      style: { display: 'flex', fontFamily },
+      style: { display: 'flex' },
       children: [{ ...fit.node, style, children }],
     };
     const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
@@ -192,8 +205,7 @@ async function prepare(renderer: Renderer, card: EngineCard) {
   const fits: Fit[] = [];
   const node = toNode(card.tree, images, fits);
   const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
-  const fontFamily = String(card.tree.props.style?.fontFamily ?? '');
-  for (const fit of fits) await fitLine(renderer, fit, fontFamily, sources);
+  for (const fit of fits) await fitLine(renderer, fit, sources);
   return { node, images: sources };
 }
 

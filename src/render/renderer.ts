@@ -79,19 +79,13 @@ async function drawnTree(card: CardTree, o: RenderOptionsFull, assets: Assets): 
   const plan = planCanvas(o, o.width, fixed ? (await measureCard(bare)).height : null);
   if (!plan) return bare;
   const background = o.backgroundImage ? (assets.get(o.backgroundImage) ?? undefined) : undefined;
-  return { ...bare, tree: withFontOf(card.tree, canvasTree(plan, background, card.tree)), width: plan.width };
-}
-
-/** A box around the card carries the card's font family: the engine fits lines in the root's font. */
-function withFontOf(card: El, outer: El): El {
-  outer.props.style = { ...outer.props.style, fontFamily: card.props.style?.fontFamily ?? '' };
-  return outer;
+  return { ...bare, tree: canvasTree(plan, background, card.tree), width: plan.width };
 }
 
 /** JPEG has no alpha: what is transparent is laid on the theme's background instead of black. */
 function flattened(card: EngineCard, theme: ThemeName): EngineCard {
   const tree = box({ width: card.width, backgroundColor: THEMES[theme].background }, card.tree);
-  return { ...card, tree: withFontOf(card.tree, tree) };
+  return { ...card, tree };
 }
 
 /** A card on a container is laid on it after drawing (container-png.ts); else one tree is drawn. */

@@ -163,6 +163,11 @@ export function corpusPost(key: string, overrides: Partial<Entry> = {}): Post {
   return r.post;
 }
 
+/** `post` quoting `quoted`, whose author is verified. */
+function quoting(post: Post, quoted: Post): Post {
+  return { ...post, quoted: { ...quoted, author: { ...quoted.author, verification: 'blue' } } };
+}
+
 /** Posts that push at the card's edges: unbroken words and links in both directions, huge names. */
 export function edgePosts(): Record<string, Post> {
   const longUrl = `https://example.com/${'path-segment/'.repeat(12)}end`;
@@ -196,6 +201,15 @@ export function edgePosts(): Record<string, Post> {
       ...corpusPost('emoji', { text: 'This one blew up overnight. Thank you all!' }),
       counts: { replies: 18_200, reposts: 123_500, likes: 1_200_000, bookmarks: 45_700, views: 98_800_000 },
     },
+    // The quote header: name, badge and "@handle · date" share one line; each is cut, none hidden.
+    'quote-emoji-name': quoting(corpusPost('emoji', { text: 'Quoting an author whose name is mostly emoji.' }), {
+      ...corpusPost('emoji', { name: `Dana Doe ${'🌸'.repeat(25)} end`, handle: 'a_handle_of_max_len_' }),
+      text: 'The quoted text.',
+    }),
+    'quote-rtl-name': quoting(corpusPost('hebrew', { text: 'ציטוט של חשבון עם שם ארוך מאוד.' }), {
+      ...corpusPost('arabic', { name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(3)}`, poll: undefined }),
+      text: 'نص مقتبس قصير.',
+    }),
     'long-rtl-name': corpusPost('arabic', {
       name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(6)}🐦‍🔥`,
       text: 'اسم طويل جدا في رأس البطاقة.',
