@@ -2,6 +2,10 @@
 // X would never allow), and every renderer's cost grows with the post. A normalized post is held
 // to X's own limits, so no post we accept costs more to draw than one X could show.
 import type { Entity, Post } from './post.ts';
+import { HANDLE_PATTERN } from './schema.ts';
+import { dropControls } from './text.ts';
+
+const HANDLE = new RegExp(HANDLE_PATTERN);
 
 export const POST_LIMITS = Object.freeze({
   /** X's long posts (notes): 25,000 characters; counted here in code points. */
@@ -12,9 +16,8 @@ export const POST_LIMITS = Object.freeze({
   pollChoices: 4,
   /** X's poll choices are at most 25 characters. */
   pollLabelChars: 25,
-  /** X's display names are at most 50 characters, handles 15. */
+  /** X's display names are at most 50 characters. */
   nameChars: 50,
-  handleChars: 15,
   /** X's alt text is at most 1,000 characters. */
   altChars: 1_000,
   cardTextChars: 300,
@@ -108,8 +111,13 @@ function cutCodePoints(s: string, max: number): string {
   return s.slice(0, boundary > 0 ? boundary : at);
 }
 
-function capOptional(s: string | undefined, max: number): string | undefined {
-  return s === undefined ? undefined : cutMarked(s, max);
+/** A line of text (a name, a label, a title): without controls, its line breaks read as spaces. */
+function oneLine(s: string): string {
+  return dropControls(s).replace(/\n/g, ' ');
+}
+
+function capOptional(s: string | undefined, max: number, clean = dropControls): string | undefined {
+  return s === undefined ? undefined : cutMarked(clean(s), max);
 }
 
 const urlFits = (u: string | undefined): boolean => u === undefined || u.length <= POST_LIMITS.urlChars;
@@ -117,8 +125,8 @@ const urlFits = (u: string | undefined): boolean => u === undefined || u.length 
 /**
  * Holds a normalized post to X's limits: text cut at 25,000 code points (then marked truncated),
  * at most 4 media and 4 poll choices, names, labels and alt texts cut to X's lengths (ending in
- * an ellipsis, so a reader sees the cut), entities
- * beyond the text or the ceiling dropped, one level of quote. Pure; the post is not modified.
+ * an ellipsis, so a reader sees the cut) and without controls, entities beyond the text or the
+ * ceiling dropped, one level of quote. Pure; the post is not modified.
  */
 export function capPost(post: Post, depth = 0): Post {
   const L = POST_LIMITS;
@@ -135,7 +143,7 @@ export function capPost(post: Post, depth = 0): Post {
       ...post.author,
       // The handle is not cut: the post's URL is built from it. The body schemas hold it to X's
       // characters and length (schema.ts).
-      name: cutMarked(post.author.name, L.nameChars),
+      name: cutMarked(oneLine(post.author.name), L.nameChars),
     },
     text,
     entities,
@@ -145,7 +153,7 @@ export function capPost(post: Post, depth = 0): Post {
       .filter((m) => (m.type === 'photo' ? urlFits(m.url) : urlFits(m.poster) && urlFits(m.mp4)))
       .slice(0, L.media)
       .map((m) => {
-        const held = m.alt === undefined ? m : { ...m, alt: cutMarked(m.alt, L.altChars) };
+        const held = m.alt === undefined ? m : { ...m, alt: cutMarked(dropControls(m.alt), L.altChars) };
         if (held.type !== 'video' || held.durationMs === undefined) return held;
         const { durationMs, ...rest } = held;
         const ms = capCount(durationMs);
@@ -159,9 +167,11 @@ export function capPost(post: Post, depth = 0): Post {
     out.poll = {
       ...poll,
       ...capCounts({ totalVotes }),
-      choices: post.poll.choices
-        .slice(0, L.pollChoices)
-        .map(({ votes, ...c }) => ({ ...c, label: cutMarked(c.label, L.pollLabelChars), ...capCounts({ votes }) })),
+      choices: post.poll.choices.slice(0, L.pollChoices).map(({ votes, ...c }) => ({
+        ...c,
+        label: cutMarked(oneLine(c.label), L.pollLabelChars),
+        ...capCounts({ votes }),
+      })),
     };
   }
   if (post.card) {
@@ -169,13 +179,14 @@ export function capPost(post: Post, depth = 0): Post {
     else
       out.card = {
         ...post.card,
-        title: capOptional(post.card.title, L.cardTextChars),
+        title: capOptional(post.card.title, L.cardTextChars, oneLine),
         description: capOptional(post.card.description, L.cardTextChars),
-        domain: capOptional(post.card.domain, L.cardTextChars),
+        domain: capOptional(post.card.domain, L.cardTextChars, oneLine),
       };
     for (const k of ['title', 'description', 'domain'] as const) if (out.card?.[k] === undefined) delete out.card?.[k];
   }
-  if (post.replyTo) out.replyTo = { ...post.replyTo, handle: cut(post.replyTo.handle, L.handleChars) };
+  // A reply's handle is linked and drawn as X writes handles; one X could not have is left out.
+  if (post.replyTo && !HANDLE.test(post.replyTo.handle)) delete out.replyTo;
   if (post.quoted) {
     if (depth > 0) delete out.quoted;
     else out.quoted = capPost(post.quoted, depth + 1);

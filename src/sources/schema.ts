@@ -9,7 +9,8 @@ export const OptNullable = <T extends TSchema>(t: T) => Type.Optional(Type.Union
  * An X handle: the post's URL and every link to its author are built from it. X allows 15
  * characters today; a little room is left so a longer legacy handle still fits.
  */
-export const Handle = Type.String({ pattern: '^[A-Za-z0-9_]{1,20}$' });
+export const HANDLE_PATTERN = '^[A-Za-z0-9_]{1,20}$';
+export const Handle = Type.String({ pattern: HANDLE_PATTERN });
 /** A [start, end) pair of code point offsets. */
 export const Indices = Type.Tuple([Type.Integer({ minimum: 0 }), Type.Integer({ minimum: 0 })]);
 

@@ -124,3 +124,26 @@ test('names are cut between characters as a reader counts them, never inside an 
   assert.equal(zalgo.kind, 'found');
   if (zalgo.kind === 'found') assert.ok(zalgo.post.author.name.length <= 800, `${zalgo.post.author.name.length}`);
 });
+
+test('a reply to a handle X could not have is left out; a real handle of up to 20 characters is kept', () => {
+  const reply = (replying_to: string) => {
+    const r = normalizeFxTwitter(200, {
+      code: 200,
+      tweet: { id: '20', text: 'hi', author, created_timestamp: 1700000000, replying_to, replying_to_status: '19' },
+    });
+    assert.equal(r.kind, 'found');
+    return r.kind === 'found' ? r.post.replyTo?.handle : undefined;
+  };
+  assert.equal(reply('a_handle_of_max_len_'), 'a_handle_of_max_len_', 'kept whole, not cut to 15');
+  for (const bad of ['שלום', 'dana\u0007', 'a b', '', 'x'.repeat(21)]) assert.equal(reply(bad), undefined, bad);
+  const syndication = normalizeSyndication({
+    __typename: 'Tweet',
+    id_str: '20',
+    text: 'hi',
+    created_at: '2024-01-01T00:00:00.000Z',
+    user: { name: 'Dana', screen_name: 'dana' },
+    in_reply_to_screen_name: '‮evil',
+  });
+  assert.equal(syndication.kind, 'found');
+  if (syndication.kind === 'found') assert.equal(syndication.post.replyTo, undefined);
+});
