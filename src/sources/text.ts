@@ -9,6 +9,18 @@ export type RawEntity =
   /** Removed from the visible text (the trailing pic.x.com link). */
   | { type: 'media'; start: number; end: number };
 
+// C0 controls but tab and line feed, DEL, C1 controls and the interlinear annotation marks: X
+// shows none of them, fonts draw them as boxes, and a terminal showing the Markdown obeys them (ESC).
+const CONTROLS_CLASS = String.raw`[[\p{Cc}\ufff9-\ufffb]--[\t\n]]`;
+const CONTROL = new RegExp(CONTROLS_CLASS, 'v');
+const CONTROLS = new RegExp(CONTROLS_CLASS, 'gv');
+
+/** `s` without the control characters X does not show; line breaks are kept (CRLF and a lone CR as LF). */
+export function dropControls(s: string): string {
+  const lines = s.includes('\r') ? s.replace(/\r\n?/g, '\n') : s;
+  return CONTROL.test(lines) ? lines.replace(CONTROLS, '') : lines;
+}
+
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 export function decodeHtmlEntities(s: string): string {
@@ -49,9 +61,9 @@ export function buildVisibleText(
     length += Array.from(s).length;
   };
   // Line breaks as X shows them: CRLF and a lone CR are one line break (a CR left in the text drew
-  // a blank line, and in Markdown began a line outside the quote it was in). Offsets follow, as
-  // they are counted on what is appended.
-  const appendText = (s: string) => append(s.includes('\r') ? s.replace(/\r\n?/g, '\n') : s);
+  // a blank line, and in Markdown began a line outside the quote it was in); controls are left out.
+  // Offsets follow, as they are counted on what is appended.
+  const appendText = (s: string) => append(dropControls(s));
   let at = from;
   for (const e of sorted) {
     if (e.start < at) continue; // overlapping or before the display range
@@ -63,7 +75,7 @@ export function buildVisibleText(
       continue;
     }
     appendText(decode(cps.slice(at, e.start).join('')));
-    const shown = e.type === 'url' ? e.display : decode(cps.slice(e.start, Math.min(e.end, to)).join(''));
+    const shown = dropControls(e.type === 'url' ? e.display : decode(cps.slice(e.start, Math.min(e.end, to)).join('')));
     const start = length;
     append(shown);
     const end = length;

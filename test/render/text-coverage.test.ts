@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
+import { renderMarkdown } from '../../src/markdown/render.ts';
 import { twemojiNames } from '../../src/render/emoji.ts';
 import { insertWordBreaks } from '../../src/render/engine-takumi.ts';
 import { coverageOf } from '../../src/render/fonts.ts';
@@ -259,4 +260,28 @@ test('a post of thousands of characters no font draws makes one short warning', 
   const mine = warnings.filter((w) => w.includes('U+F0000'));
   assert.equal(mine.length, 1);
   assert.match(mine[0], /^no glyph for U\+F0000 U\+F0001 .* U\+F0013 and 4980 more \(post \d+\)$/);
+});
+
+test('controls X does not show are left out of names, text and labels: drawn and written as without them', async () => {
+  const controls = '\u0000\u0001\u0007\u000b\u000c\u001b\u007f\u0080\u0085\u009b\ufff9\ufffb';
+  const spread = (s: string) => [...s].map((c, i) => c + (i % 3 === 0 ? controls[i % controls.length] : '')).join('');
+  const fields = {
+    name: 'Dana Doe',
+    text: 'A post with\nsome lines, a #tag and @mention',
+    poll: [
+      ['First choice', 3],
+      ['Second', 1],
+    ] as Array<[string, number]>,
+  };
+  const clean = corpusPost('emoji', fields);
+  const dirty = corpusPost('emoji', {
+    name: spread(fields.name),
+    text: spread(fields.text).replace('\n', '\r\n'),
+    poll: fields.poll.map(([label, votes]) => [spread(label), votes]),
+  });
+  assert.deepEqual(dirty, clean, 'the normalized post is the same');
+  const png = async (p: Post) => (await renderCard(p, new Map(), { format: 'png', theme: 'light', scale: 1 })).bytes;
+  assert.ok((await png(dirty)).equals(await png(clean)));
+  const shownControls = String.raw`[\p{Cc}--[\t\n]]`;
+  assert.doesNotMatch(renderMarkdown(dirty), new RegExp(shownControls, 'v'));
 });
