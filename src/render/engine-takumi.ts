@@ -209,11 +209,13 @@ async function prepare(renderer: Renderer, card: EngineCard) {
   return { node, images: sources };
 }
 
-// The engine refuses a canvas over 64 megapixels; a card that tall (tens of thousands of lines)
-// is drawn whole at fewer device pixels instead of failing.
-const MAX_PIXELS = 60_000_000;
-
 type RasterFormat = 'raw' | 'png' | 'jpeg' | 'webp';
+
+// The engine refuses a canvas over 64 megapixels; a card that tall (tens of thousands of lines)
+// is drawn whole at fewer device pixels instead of failing. Its WebP encoder needs about 17 bytes
+// a pixel against 5 for the others, so a WebP canvas gets fewer: the render process stays well
+// under its memory limit.
+const MAX_PIXELS: Record<RasterFormat, number> = { raw: 60e6, png: 60e6, jpeg: 60e6, webp: 30e6 };
 
 /** The longest side each encoder takes (WebP's and JPEG's headers hold 14 and 16 bits). */
 const MAX_SIDE: Record<RasterFormat, number> = {
@@ -235,32 +237,38 @@ async function renderScaled(renderer: Renderer, card: EngineCard, scale: number,
     images,
     css: [BASE_CSS],
   });
-  const draw = (at: number) =>
-    renderer.render(node, {
+  const draw = async (at: number) => ({
+    bytes: await renderer.render(node, {
       ...options(at),
       format,
       ...(format === 'jpeg' || format === 'webp' ? { quality } : {}),
-    });
-  try {
-    return { bytes: await draw(scale), width: Math.round(card.width * scale) };
-  } catch (err) {
-    // Measured only for the rare card the engine or its encoder refused: layout again costs
-    // every other card nothing. Measured at the scale tried, as drawn: the engine snaps each
-    // line to whole device pixels, so a card's height does not follow its scale exactly.
+    }),
+    width: Math.round(card.width * at),
+  });
+  // Measured at the scale tried, as drawn: the engine snaps each line to whole device pixels, so
+  // a card's height does not follow its scale exactly.
+  const fittedScale = async () => {
     let at = scale;
     for (let tries = 0; tries < 8; tries++) {
       const { width, height } = await renderer.measure(node, options(at));
       const fit = Math.min(
         MAX_SIDE[format] / Math.max(1, width, height),
-        Math.sqrt(MAX_PIXELS / Math.max(1, width * height)),
+        Math.sqrt(MAX_PIXELS[format] / Math.max(1, width * height)),
       );
       if (fit >= 1) break;
       at = Math.floor(at * fit * 100) / 100;
-      if (at < 0.01) throw err;
     }
+    return at;
+  };
+  // The engine itself refuses what is too large for the others: only a refused card is measured.
+  if (format === 'webp') return draw(await fittedScale());
+  try {
+    return await draw(scale);
+  } catch (err) {
+    const at = await fittedScale();
     // A card that fits failed for another reason.
-    if (at >= scale) throw err;
-    return { bytes: await draw(at), width: Math.round(card.width * at) };
+    if (at >= scale || at < 0.01) throw err;
+    return draw(at);
   }
 }
 
