@@ -164,9 +164,11 @@ export function capPost(post: Post, depth = 0): Post {
   if (!urlFits(out.author.avatarUrl)) delete out.author.avatarUrl;
   if (post.poll) {
     const { totalVotes, ...poll } = post.poll;
+    // Shares are of the votes shown: with choices left out, the total is theirs (the sum).
+    const whole = post.poll.choices.length <= L.pollChoices;
     out.poll = {
       ...poll,
-      ...capCounts({ totalVotes }),
+      ...(whole ? capCounts({ totalVotes }) : {}),
       choices: post.poll.choices.slice(0, L.pollChoices).map(({ votes, ...c }) => ({
         ...c,
         label: cutMarked(oneLine(c.label), L.pollLabelChars),

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import { renderMarkdown } from '../../src/markdown/render.ts';
 import { POST_LIMITS } from '../../src/sources/limits.ts';
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
 import { REPO_DIR } from '../fixtures.ts';
@@ -40,6 +41,8 @@ test("a normalized FxTwitter post is held to X's limits", () => {
   assert.ok(p.media.every((m) => m.alt === `${'a'.repeat(POST_LIMITS.altChars - 1)}…`));
   assert.equal(p.poll?.choices.length, 4);
   assert.equal(p.poll?.choices[1].label, 'choice number 1 choice n…', 'a cut ends in an ellipsis');
+  assert.equal(p.poll?.totalVotes, undefined, 'shares are of the four choices shown, not of all 5,000');
+  assert.match(renderMarkdown(p), /choice number 3 .*50(\.0)?%/);
   assert.equal(p.author.name, `${'N'.repeat(49)}…`);
   assert.equal(p.quoted?.author.name, `${'N'.repeat(49)}…`, 'the quote is held to the same limits');
 });
