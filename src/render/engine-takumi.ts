@@ -62,22 +62,31 @@ const OTHER_WORD = String.raw`[[\p{L}\p{Nd}]--${SA}--${BREAKABLE}]`;
 const HAS_SA = new RegExp(SA, 'v');
 const SA_EDGE = new RegExp(`(?<=${SA})(?=${OTHER_WORD})|(?<=${OTHER_WORD})(?=${SA})`, 'gv');
 
-/** A zero-width space at each word boundary between two letters of NO_SPACES scripts. */
+/**
+ * A zero-width space at each boundary between two words of NO_SPACES scripts; none before or
+ * after punctuation (Khmer's ។ does not begin a line).
+ */
 function markWordBoundaries(text: string): string {
   let out = '';
-  let previous = '';
-  for (const { segment } of words.segment(text)) {
-    if (NO_SPACES.test(previous.at(-1) ?? '') && NO_SPACES.test(segment[0])) out += '\u200b';
+  let previous = { segment: '', isWordLike: false };
+  for (const current of words.segment(text)) {
+    const { segment, isWordLike } = current;
+    if (isWordLike && previous.isWordLike && NO_SPACES.test(previous.segment.at(-1)!) && NO_SPACES.test(segment[0]))
+      out += '\u200b';
     out += segment;
-    previous = segment;
+    previous = { segment, isWordLike: isWordLike ?? false };
   }
   return out;
 }
 
+// Sentence and clause marks of these scripts (Khmer ។ ៕, Myanmar ၊ ။) never begin a line, but the
+// engine breaks before one after a word: the same joiner keeps it to the word.
+const SA_STOP = /(?<=\S)(?=[\u17d4\u17d5\u104a\u104b])/g;
+
 export function insertWordBreaks(text: string): string {
   if (!HAS_SA.test(text)) return text;
   const bounded = NO_SPACES.test(text) ? markWordBoundaries(text) : text;
-  return bounded.replace(SA_EDGE, '\u034f');
+  return bounded.replace(SA_EDGE, '\u034f').replace(SA_STOP, '\u034f');
 }
 
 interface Fit {

@@ -225,6 +225,13 @@ test('scripts without spaces get break opportunities only at word boundaries', (
   for (const word of broken.split('\u200b')) assert.ok(thai.includes(word));
   assert.ok(broken.split('\u200b').includes('พจนานุกรม'), 'พจนานุกรม is one word');
   assert.equal(insertWordBreaks('no change for spaced scripts'), 'no change for spaced scripts');
+  // Khmer's and Myanmar's stops keep to the word before them: a joiner, not a break, goes between
+  // (the engine broke before ។ at a line's end, where Chromium does not); Thai's ๆ is in its word.
+  for (const text of ['ខ្ញុំស្រឡាញ់ប្រទេសកម្ពុជា។', 'မင်္ဂလာပါ။', 'เด็กๆเล่นกัน']) {
+    const engine = insertWordBreaks(text);
+    assert.doesNotMatch(engine, /\u200b[។။ๆ]/u, text);
+    assert.match(engine, /(\u034f[។။]|ๆ)/u, text);
+  }
 });
 
 test('a character no font draws is logged with its code point, once', async () => {
