@@ -21,6 +21,16 @@ export function dropControls(s: string): string {
   return CONTROL.test(lines) ? lines.replace(CONTROLS, '') : lines;
 }
 
+// Marks one character may carry: stacked "Zalgo" letters use a few dozen. The layout engine's time
+// grows with the square of a cluster's length (25,000 accents on one letter: over 10 s).
+const MAX_MARKS = 32;
+const MARK_RUN = new RegExp(`(\\p{M}{${MAX_MARKS}})\\p{M}+`, 'gu');
+
+/** Post text as X shows it and a card can draw: dropControls(), and at most 32 marks in a row. */
+export function holdText(s: string): string {
+  return dropControls(s).replace(MARK_RUN, '$1');
+}
+
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
 export function decodeHtmlEntities(s: string): string {
@@ -61,9 +71,9 @@ export function buildVisibleText(
     length += Array.from(s).length;
   };
   // Line breaks as X shows them: CRLF and a lone CR are one line break (a CR left in the text drew
-  // a blank line, and in Markdown began a line outside the quote it was in); controls are left out.
+  // a blank line, and in Markdown began a line outside the quote it was in); controls are left out and mark runs held.
   // Offsets follow, as they are counted on what is appended.
-  const appendText = (s: string) => append(dropControls(s));
+  const appendText = (s: string) => append(holdText(s));
   let at = from;
   for (const e of sorted) {
     if (e.start < at) continue; // overlapping or before the display range
@@ -75,7 +85,7 @@ export function buildVisibleText(
       continue;
     }
     appendText(decode(cps.slice(at, e.start).join('')));
-    const shown = dropControls(e.type === 'url' ? e.display : decode(cps.slice(e.start, Math.min(e.end, to)).join('')));
+    const shown = holdText(e.type === 'url' ? e.display : decode(cps.slice(e.start, Math.min(e.end, to)).join('')));
     const start = length;
     append(shown);
     const end = length;

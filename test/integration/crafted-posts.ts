@@ -61,4 +61,13 @@ export const CRAFTED_POSTS: CraftedPost[] = [
     id: '1900000000000040005',
     body: fxBody('1900000000000040005', note(25_000)),
   },
+  // One character carrying every mark a note can hold, in the post and in its quote: the engine's
+  // time grows with the square of a cluster's length.
+  {
+    name: '25,000 accents on one letter',
+    id: '1900000000000040006',
+    body: fxBody('1900000000000040006', `a${'\u0301'.repeat(24_999)}`, {
+      quote: fxBody('1900000000000040007', `क${'\u0903'.repeat(24_999)}`).tweet,
+    }),
+  },
 ];

@@ -150,3 +150,18 @@ test('a reply to a handle X could not have is left out; a real handle of up to 2
   assert.equal(syndication.kind, 'found');
   if (syndication.kind === 'found') assert.equal(syndication.post.replyTo, undefined);
 });
+
+test('a character carries at most 32 marks: a cluster of thousands is cut, stacked marks are kept', () => {
+  const text = (t: string) => {
+    const r = normalizeFxTwitter(200, {
+      code: 200,
+      tweet: { id: '20', text: t, author, created_timestamp: 1700000000 },
+    });
+    assert.equal(r.kind, 'found');
+    return r.kind === 'found' ? r.post.text : '';
+  };
+  assert.equal(text(`a${'\u0301'.repeat(25_000)} b`), `a${'\u0301'.repeat(32)} b`);
+  assert.equal(text(`${'\u{e0100}'.repeat(5000)}x`), `${'\u{e0100}'.repeat(32)}x`, 'marks with no letter too');
+  const zalgo = 'Z̸̡̢̛̗̘̙̜̝̞̟̠̊̋̌̍̎̏̐a̴̧̨̛̛̛̙̟̣̤̥̦̩̪̫̬̭̮̯̰̱̲̳̹̺̻̼';
+  assert.equal(text(zalgo), zalgo);
+});

@@ -2,7 +2,7 @@ import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '
 import { capPost, dropNestedQuotes } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import { dropUndefined } from '../syndication/normalize.ts';
-import { buildVisibleText, detectEntities, displayUrl, dropControls, type RawEntity } from '../text.ts';
+import { buildVisibleText, detectEntities, displayUrl, holdText, type RawEntity } from '../text.ts';
 import { checkFxResponse, type FxAuthor, type FxMedia, type FxTweet } from './types.ts';
 
 export type FxParse =
@@ -84,7 +84,7 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
     return buildVisibleText(raw.text, raw.display_text_range, entities, false);
   }
   // Entities are found in the text as shown: a control inside a tag would end it.
-  const text = dropControls(t.text ?? '').trimEnd();
+  const text = holdText(t.text ?? '').trimEnd();
   return buildVisibleText(text, undefined, detectEntities(text), false);
 }
 
