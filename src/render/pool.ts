@@ -45,6 +45,11 @@ interface Job {
   options: RenderOptions;
   resolve: (r: Rendered) => void;
   reject: (e: Error) => void;
+  /**
+   * Drawn with no other card in its process: it shared one that timed out, and which of the two
+   * held the process cannot be told; alone, a card that times out is the one that took the time.
+   */
+  alone?: boolean;
 }
 
 interface Slot {
@@ -245,10 +250,12 @@ export class RenderPool {
     return jobs;
   }
 
-  /** The least busy process that can take a job; a new one while the pool is not full and none is idle. */
-  private pickSlot(): Slot | null {
+  /** The least busy process that can take `job`; a new one while the pool is not full and none is idle. */
+  private pickSlot(job: Job): Slot | null {
+    const room = (s: Slot) =>
+      job.alone ? s.jobs.size === 0 : s.jobs.size < JOBS_PER_WORKER && ![...s.jobs.values()].some((e) => e.job.alone);
     let best: Slot | null = null;
-    for (const s of this.slots) if (s.jobs.size < JOBS_PER_WORKER && (!best || s.jobs.size < best.jobs.size)) best = s;
+    for (const s of this.slots) if (room(s) && (!best || s.jobs.size < best.jobs.size)) best = s;
     if ((!best || best.jobs.size > 0) && this.slots.length < this.size) return this.spawn();
     return best;
   }
@@ -256,14 +263,14 @@ export class RenderPool {
   private dispatch(): void {
     if (this.isClosed) return;
     while (this.queue.length > 0) {
-      const slot = this.pickSlot();
+      const slot = this.pickSlot(this.queue[0]);
       if (!slot) return;
       const job = this.queue.shift()!;
       const timer = setTimeout(() => {
         if (!slot.jobs.has(job.id)) return;
         const others = this.drop(slot).filter((j) => j !== job);
-        // The other card was only unlucky to share the process: it is drawn again elsewhere.
-        this.queue.unshift(...others);
+        // The other card may only have been unlucky to share the process: it is drawn again, alone.
+        this.queue.unshift(...others.map((j) => ({ ...j, alone: true })));
         job.reject(new RenderTimeoutError(this.timeoutMs));
         this.dispatch();
       }, this.timeoutMs);

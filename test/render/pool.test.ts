@@ -38,6 +38,24 @@ test('a card past the time limit fails alone: the card sharing its worker is dra
   assert.equal((await job(pool, 'after')).split('|')[2], pid, 'the replacement process carries on');
 });
 
+test('a card redrawn after sharing a timed-out process is drawn alone: a blocking card sent after it cannot fail it', async (t) => {
+  // The first process: a card that never ends, and an ordinary one given beside it 2 s later. A
+  // card that blocks its process waits in the queue. When the first card's 3 s are up, the ordinary
+  // card is drawn again in a new process before the blocking one is given to it.
+  const pool = new RenderPool(1, 3000, SCRIPT);
+  t.after(() => pool.close());
+  const hung = job(pool, 'hang').catch((err: Error) => err);
+  await new Promise((r) => setTimeout(r, 2000));
+  const innocent = job(pool, 'innocent', 1500).catch((err: Error) => err);
+  await new Promise((r) => setTimeout(r, 200));
+  const blocking = job(pool, 'spin').catch((err: Error) => err);
+  assert.ok((await hung) instanceof RenderTimeoutError);
+  const drawn = await innocent;
+  assert.ok(typeof drawn === 'string', `drawn, not failed: ${drawn}`);
+  assert.equal(drawn.split('|')[1], '1', 'alone in its process');
+  assert.ok((await blocking) instanceof RenderTimeoutError, 'the blocking card fails itself');
+});
+
 test('an error answer fails that card only; a crashed worker fails what it held and is replaced', async (t) => {
   const pool = new RenderPool(1, 5000, SCRIPT);
   t.after(() => pool.close());

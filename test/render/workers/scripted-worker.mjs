@@ -1,5 +1,5 @@
 // A render process that speaks the pool's protocol but follows the post's text instead of drawing:
-// "hang" never answers, "fail" answers with an error, "crash" throws out of the worker; anything
+// "hang" never answers, "spin" never answers and blocks the process, "fail" answers with an error, "crash" throws out of the worker; anything
 // else answers after `delay` ms with the text and how many jobs this worker held at once.
 // "young" answers with the size its young generation grows to under a render-like load (MB).
 // "spike" takes 200 MB, gives it back and answers with its RSS then (MB).
@@ -27,6 +27,8 @@ process.on('message', async (task) => {
   const peak = held;
   const text = task.post.text;
   if (text === 'hang') return;
+  // Holds the process's only thread, as the engine's native code does.
+  if (text === 'spin') for (;;);
   // Holds memory until the pool kills the process for it.
   if (text === 'hog') {
     const blocks = [];
