@@ -87,13 +87,15 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
       if (err instanceof RenderTimeoutError) {
         const memory = err instanceof RenderMemoryError;
         request.log.error({ err }, memory ? 'render stopped for its memory' : 'render timed out');
+        // SVG is drawn without a raster: worth suggesting, unless that is what was asked for.
+        const svg = (request.query as { format?: unknown } | undefined)?.format === 'svg' ? '' : ', or format=svg';
         return sendProblem(
           request,
           reply,
           'render_timeout',
           memory
-            ? 'Rendering this post needed more memory than one render may use; try a smaller width, height or scale, or format=svg.'
-            : 'Rendering this post took too long; try again or use format=svg.',
+            ? `Rendering this post needed more memory than one render may use; try a smaller width, height or scale${svg}.`
+            : `Rendering this post took too long; try again, or ask for less (showFullText=false, a smaller scale${svg}).`,
         );
       }
       if (err instanceof DependencyDownError) {

@@ -136,7 +136,11 @@ test('a render past the time limit is 504 render_timeout, costs nothing, and the
   const { apiKey } = await h.account('pro');
   const res = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png`, headers: { 'x-api-key': apiKey } });
   assertProblem(res, 504, 'render_timeout');
+  assert.match(res.json().detail, /took too long.*format=svg/);
   assert.equal(res.headers['x-quota-remaining'], '300');
+  const svg = await h.app.inject({ url: `/api/v1/screenshot/${POST}?format=svg`, headers: { 'x-api-key': apiKey } });
+  assertProblem(svg, 504, 'render_timeout');
+  assert.doesNotMatch(svg.json().detail, /format=svg/, 'not suggested when asked for');
   const md = await h.app.inject({ url: `/api/v1/content/${POST}`, headers: { 'x-api-key': apiKey } });
   assert.equal(md.statusCode, 200);
   assert.equal((await h.app.inject({ url: '/healthz' })).statusCode, 200);
