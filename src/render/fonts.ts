@@ -145,15 +145,24 @@ function rangesOfCodePoints(codePoints: Iterable<number>): Array<[number, number
   return ranges;
 }
 
+/** A CSS unicode-range as sorted, merged pairs: declares() searches them by halves. */
 function parseRanges(spec: string): Uint32Array {
-  return Uint32Array.from(
-    spec.split(',').flatMap((part) => {
+  const pairs = spec
+    .split(',')
+    .map((part): [number, number] => {
       const [a, b] = part.trim().replace(/^U\+/i, '').split('-');
       const start = parseInt(a.replace(/\?/g, '0'), 16);
       const end = b ? parseInt(b, 16) : a.includes('?') ? parseInt(a.replace(/\?/g, 'F'), 16) : start;
       return [start, end];
-    }),
-  );
+    })
+    .sort((x, y) => x[0] - y[0]);
+  const merged: Array<[number, number]> = [];
+  for (const [start, end] of pairs) {
+    const last = merged.at(-1);
+    if (last && start <= last[1] + 1) last[1] = Math.max(last[1], end);
+    else merged.push([start, end]);
+  }
+  return Uint32Array.from(merged.flat());
 }
 
 function parseCss(pkg: string, weight: 400 | 700): FontFace[] {
@@ -245,8 +254,17 @@ export function rangesOf(face: FontFace): Array<[number, number]> {
   return ranges;
 }
 
+/** Whether the face's declared ranges (sorted pairs) hold `cp`: a CJK subset declares hundreds. */
 function declares(face: FontFace, cp: number): boolean {
-  for (let i = 0; i < face.ranges.length; i += 2) if (cp >= face.ranges[i] && cp <= face.ranges[i + 1]) return true;
+  const r = face.ranges;
+  let low = 0;
+  let high = r.length / 2 - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    if (cp < r[2 * mid]) high = mid - 1;
+    else if (cp > r[2 * mid + 1]) low = mid + 1;
+    else return true;
+  }
   return false;
 }
 

@@ -61,6 +61,19 @@ export const CRAFTED_POSTS: CraftedPost[] = [
     id: '1900000000000040005',
     body: fxBody('1900000000000040005', note(25_000)),
   },
+  // A note of 25,000 different ideographs: every one is looked up among the CJK fonts' hundreds of
+  // subsets, and hundreds of faces are loaded.
+  {
+    name: 'a note of 25,000 different ideographs',
+    id: '1900000000000040008',
+    body: fxBody(
+      '1900000000000040008',
+      Array.from({ length: 25_000 }, (_, i) =>
+        String.fromCodePoint(i < 20_000 ? 0x4e00 + i : 0x3400 + i - 20_000),
+      ).join(''),
+      { lang: 'zh' },
+    ),
+  },
   // One character carrying every mark a note can hold, in the post and in its quote: the engine's
   // time grows with the square of a cluster's length.
   {
