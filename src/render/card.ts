@@ -6,7 +6,7 @@ import { countsRow } from './counters.ts';
 import { badgeIcon, birdLogo, placeholderImage, playButton, xLogo } from './icons.ts';
 import { BORDER, gridInner, PAD, placeMedia, QUOTE_PAD, THUMBNAIL, type CardLayout } from './layout.ts';
 import { offsetMinutes, type RenderOptionsFull } from './options.ts';
-import { inlineText, renderText, singleLine } from './text.ts';
+import { directionOf, inlineText, renderText, singleLine } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
 
@@ -225,6 +225,29 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
   );
 }
 
+/** Characters of right-to-left text that fill two lines at most: its letters average under 9 px. */
+const RTL_CHAR_PX = 9;
+
+/**
+ * A link card's description in two lines at most, ending in "…" when cut. The engine's line clamp
+ * cuts a right-to-left line to its first letter: such text is cut by length instead.
+ */
+function description(ctx: CardContext, text: string, width: number): El {
+  const style = { fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px', overflowWrap: 'anywhere' };
+  const dir = directionOf(text);
+  if (dir === 'ltr') return textBlock({ ...style, lineClamp: 2 }, inlineText(text), dir);
+  const room = Math.floor((2 * width) / RTL_CHAR_PX);
+  const chars = Array.from(text);
+  const shown =
+    chars.length > room
+      ? `${chars
+          .slice(0, room - 1)
+          .join('')
+          .trimEnd()}…`
+      : text;
+  return textBlock({ ...style, maxHeight: 40, overflow: 'hidden' }, inlineText(shown), dir);
+}
+
 function linkCard(ctx: CardContext, card: LinkCard): El {
   const showImage = ctx.layout.showMedia && Boolean(card.image && ctx.assets.get(card.image.url));
   // The text column: the frame less its border, the side image when there is one, and padding.
@@ -235,19 +258,7 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
     { flexDirection: 'column', padding: 12, flexGrow: 1, flexShrink: 1, minWidth: 0 },
     card.domain ? line(ctx.theme.secondary, card.domain) : null,
     card.title ? line(ctx.theme.text, card.title) : null,
-    card.description && !card.large
-      ? textBlock(
-          {
-            fontSize: 15,
-            color: ctx.theme.secondary,
-            lineHeight: '20px',
-            overflowWrap: 'anywhere',
-            maxHeight: 40,
-            overflow: 'hidden',
-          },
-          inlineText(card.description.length > 120 ? `${card.description.slice(0, 119)}…` : card.description),
-        )
-      : null,
+    card.description && !card.large ? description(ctx, card.description, linesWidth) : null,
   );
   if (card.large) {
     const h = Math.round(gridInner(ctx.layout.inner) / 1.91);

@@ -17,10 +17,17 @@ function cssValue(key: string, value: string | number): string {
   return value;
 }
 
+/** CSS for one property; `lineClamp` as browsers clamp lines today (their prefixed box). */
+function declaration(key: string, value: string | number): string {
+  if (key === 'lineClamp')
+    return `display:-webkit-box;-webkit-box-orient:vertical;-webkit-line-clamp:${value};overflow:hidden`;
+  return `${key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}:${cssValue(key, value)}`;
+}
+
 function styleAttr(style: Style | undefined): string {
   if (!style || Object.keys(style).length === 0) return '';
   const css = Object.entries(style)
-    .map(([k, v]) => `${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}:${cssValue(k, v)}`)
+    .map(([k, v]) => declaration(k, v))
     .join(';');
   return ` style="${escapeHtml(css)}"`;
 }

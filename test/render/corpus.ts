@@ -210,6 +210,27 @@ export function edgePosts(): Record<string, Post> {
       ...corpusPost('arabic', { name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(3)}`, poll: undefined }),
       text: 'نص مقتبس قصير.',
     }),
+    // A link card's description is two lines at most, however narrow the card, in either direction.
+    'link-card-description': {
+      ...corpusPost('emoji', { text: 'Read more https://example.com/rates' }),
+      card: {
+        url: 'https://example.com/rates',
+        domain: 'example.com',
+        title: 'Central bank holds rates steady',
+        description: `The central bank kept its policy unchanged on Tuesday, as analysts had expected. ${'More detail follows. '.repeat(6)}`,
+        large: false,
+      },
+    },
+    'link-card-rtl-description': {
+      ...corpusPost('arabic', { text: 'اقرأ المزيد https://example.com/ar', poll: undefined }),
+      card: {
+        url: 'https://example.com/ar',
+        domain: 'example.com',
+        title: 'البنك المركزي يثبت أسعار الفائدة دون تغيير',
+        description: `أبقى البنك المركزي على سياسته النقدية دون تغيير يوم الثلاثاء كما كان متوقعاً من قبل المحللين. ${'تفاصيل أخرى. '.repeat(8)}`,
+        large: false,
+      },
+    },
     'long-rtl-name': corpusPost('arabic', {
       name: `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(6)}🐦‍🔥`,
       text: 'اسم طويل جدا في رأس البطاقة.',
