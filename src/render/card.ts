@@ -3,6 +3,7 @@ import type { LinkCard, Media, Poll, Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { cutText } from './cut-text.ts';
 import { countsRow } from './counters.ts';
+import { labelWidth } from './label-width.ts';
 import { badgeIcon, birdLogo, placeholderImage, playButton, xLogo } from './icons.ts';
 import { BORDER, gridInner, PAD, placeMedia, QUOTE_PAD, THUMBNAIL, type CardLayout } from './layout.ts';
 import { offsetMinutes, type RenderOptionsFull } from './options.ts';
@@ -284,12 +285,18 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
 /** Of the quote header's room for name and handle, the most the name takes: the handle keeps the rest. */
 const QUOTE_NAME_SHARE = 0.6;
 
-/** Avatar, name, badge and "@handle · date" on one line; the name and the handle end in "…" when long. */
+/**
+ * Avatar, name, badge, "@handle" and "· date" on one line. The date is whole (its width is known);
+ * the name takes at most a share of what is left and the handle the rest, each ending in "…".
+ */
 function quoteHeader(ctx: CardContext, q: Post): El {
   const square = q.author.avatarShape === 'square';
   const v = q.author.verification;
-  const room = ctx.layout.quoteInner - 20 - 6 - (v !== 'none' ? 18 : 0);
-  const nameWidth = Math.floor(room * QUOTE_NAME_SHARE);
+  const date = `· ${shortDate(q.createdAt)}`;
+  const dateWidth = 4 + labelWidth(date, 15);
+  const room = ctx.layout.quoteInner - 20 - 6 - (v !== 'none' ? 18 : 0) - dateWidth;
+  const nameWidth = Math.max(0, Math.floor(room * QUOTE_NAME_SHARE));
+  const secondary = { marginLeft: 4, color: ctx.theme.secondary };
   return box(
     { alignItems: 'center', width: ctx.layout.quoteInner, fontSize: 15, lineHeight: '20px' },
     avatar(ctx, q.author.avatarUrl, 20, square ? 4 : 10),
@@ -299,10 +306,8 @@ function quoteHeader(ctx: CardContext, q: Post): El {
       nameWidth,
     ),
     v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2, flexShrink: 0 }) : null,
-    singleLine(
-      { marginLeft: 4, color: ctx.theme.secondary, flexShrink: 1 },
-      `@${q.author.handle} · ${shortDate(q.createdAt)}`,
-    ),
+    singleLine({ ...secondary, flexShrink: 1 }, `@${q.author.handle}`),
+    box({ ...secondary, flexShrink: 0, whiteSpace: 'pre' }, date),
   );
 }
 

@@ -1,10 +1,11 @@
-// The counters row under a post (replies, reposts, likes, bookmarks, views). Its numbers are
-// short strings of known glyphs, so their widths are known before layout: at narrow widths the
+// The counters row under a post (replies, reposts, likes, bookmarks, views). Its numbers' widths
+// are known before layout (label-width.ts): at narrow widths the
 // gaps close up, and counters that still do not fit are left out, least read first, instead of
 // running past the card.
 import type { Counts } from '../sources/post.ts';
 import type { CardContext } from './card.ts';
 import { counterIcon } from './icons.ts';
+import { labelWidth } from './label-width.ts';
 import { BORDER } from './layout.ts';
 import { box, img, type El } from './tree.ts';
 
@@ -18,18 +19,10 @@ const ICON_MARGIN = 5;
 const GAP = 22;
 const MIN_GAP = 8;
 
-/** Advance widths in em of the glyphs a compact number uses, from Noto Sans (digits are tabular). */
-const ADVANCE_EM: Record<string, number> = { '.': 0.268, K: 0.619, M: 0.907, B: 0.65, T: 0.556 };
-const DIGIT_EM = 0.572;
-/** An unknown glyph is taken as wide as the widest here, so an estimate never falls short. */
-const WIDEST_EM = 0.907;
-
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
 function widthOf(label: string): number {
-  let em = 0;
-  for (const ch of label) em += ch >= '0' && ch <= '9' ? DIGIT_EM : (ADVANCE_EM[ch] ?? WIDEST_EM);
-  return ICON + ICON_MARGIN + Math.ceil(em * FONT_SIZE);
+  return ICON + ICON_MARGIN + labelWidth(label, FONT_SIZE);
 }
 
 type Labels = Array<[keyof Counts, string]>;

@@ -240,29 +240,32 @@ for (const [name, post] of Object.entries(edgePosts())) {
   });
 }
 
-// The quote header gives a long name at most part of its line: the handle and date stay readable.
+// The quote header gives a long name at most part of its line: the handle stays readable and the
+// date whole.
 for (const name of ['quote-emoji-name', 'quote-rtl-name'] as const) {
   for (const width of [550, 300]) {
-    test(`a quoted author's long name is cut and leaves the handle in view: ${name} at ${width} px`, async () => {
+    test(`a quoted author's long name is cut and leaves the handle and date in view: ${name} at ${width} px`, async () => {
       const post = edgePosts()[name];
-      const handle = `@${post.quoted!.author.handle} · `;
+      const handle = `@${post.quoted!.author.handle}`;
       const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light', width })).bytes.toString();
       const page = await browser.newPage();
       await page.setContent(html);
-      const shown = await page.evaluate((start) => {
-        const line = [...document.querySelectorAll<HTMLElement>('div')].find((e) => e.textContent?.startsWith(start))!;
+      const shown = await page.evaluate((text) => {
+        const line = [...document.querySelectorAll<HTMLElement>('div')].find((e) => e.textContent === text)!;
         const name = line.previousElementSibling?.previousElementSibling as HTMLElement;
+        const date = line.nextElementSibling as HTMLElement;
         const row = line.parentElement!.getBoundingClientRect();
-        const box = line.getBoundingClientRect();
         return {
-          handle: box.width,
-          inside: box.right <= row.right + 0.5,
+          handle: line.getBoundingClientRect().width,
+          inside: date.getBoundingClientRect().right <= row.right + 0.5,
+          dateWhole: date.scrollWidth <= date.clientWidth,
           nameCut: name.scrollWidth > name.clientWidth,
         };
       }, handle);
       await page.close();
-      assert.ok(shown.handle >= 60, `the handle is ${shown.handle} px wide`);
-      assert.ok(shown.inside, 'the handle ends inside the quote');
+      assert.ok(shown.handle >= 24, `the handle is ${shown.handle} px wide`);
+      assert.ok(shown.inside, 'the date ends inside the quote');
+      assert.ok(shown.dateWhole, 'the date is not cut');
       assert.ok(shown.nameCut, 'the name is cut (drawn with an ellipsis)');
     });
   }
