@@ -111,9 +111,17 @@ function cutCodePoints(s: string, max: number): string {
   return s.slice(0, boundary > 0 ? boundary : at);
 }
 
-/** A line of text (a name, a label, a title): without controls, its line breaks read as spaces. */
+/** A line of text (a name, a label, a title): without controls, a line break and the blanks around it read as one space. */
 function oneLine(s: string): string {
-  return dropControls(s).replace(/\n/g, ' ');
+  const text = dropControls(s);
+  if (!text.includes('\n')) return text;
+  // Split, not a regex: a pattern of blanks around a break retries from every blank of a long run.
+  const lines = text.split('\n');
+  return lines
+    .map((line, i) => (i > 0 ? line.trimStart() : line))
+    .map((line, i) => (i < lines.length - 1 ? line.trimEnd() : line))
+    .filter((line) => line !== '')
+    .join(' ');
 }
 
 function capOptional(s: string | undefined, max: number, clean = dropControls): string | undefined {
