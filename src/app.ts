@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.ts';
-import { DependencyDownError } from './errors.ts';
+import { ClientGoneError, DependencyDownError } from './errors.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import {
@@ -78,11 +78,20 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   registerHeadBodyDrop(app);
 
   app.setErrorHandler(
-    async (err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError, request, reply) => {
+    async (
+      err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError | ClientGoneError,
+      request,
+      reply,
+    ) => {
       await applyCallerQuota(c, request, reply).catch((e) => request.log.warn({ err: e }, 'quota headers unavailable'));
       if (err instanceof ProblemError) {
         for (const [k, v] of Object.entries(err.headers)) reply.header(k, v);
         return sendProblem(request, reply, err.code, err.detail, err.status);
+      }
+      // No one is there to read an answer; the status is for the access log (nginx's 499).
+      if (err instanceof ClientGoneError) {
+        request.log.info('the client closed its connection before its answer: not charged');
+        return reply.code(499).send();
       }
       if (err instanceof RenderTimeoutError) {
         const memory = err instanceof RenderMemoryError;

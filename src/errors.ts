@@ -8,6 +8,16 @@ export class DependencyDownError extends Error {
   }
 }
 
+/**
+ * The client closed its connection before its answer was ready: nothing is charged, and a render
+ * still queued for it is not drawn (a running one finishes into the render cache, for a retry).
+ */
+export class ClientGoneError extends Error {
+  constructor() {
+    super('the client closed its connection before the answer');
+  }
+}
+
 /** One line for an operator: what the server or the network said (a DependencyDownError's cause), without the stack. */
 export function describeCause(err: unknown): string {
   const inner = (err as { cause?: unknown } | null)?.cause ?? err;

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type AuthFailure } from '../auth/authenticate.ts';
 import type { Container } from '../container.ts';
+import { ClientGoneError } from '../errors.ts';
 import type { Reservation, Usage } from '../quota/quota.ts';
 import type { Account } from '../storage/accounts/interface.ts';
 import { ProblemError, type ProblemCode } from './problem.ts';
@@ -132,6 +133,8 @@ export class Meter {
     readonly caller: Caller,
     private readonly requestId: string,
     private readonly endpoint: string,
+    /** Aborts when the client closes its connection before the answer. */
+    readonly signal: AbortSignal = new AbortController().signal,
   ) {}
 
   /** Reserves up to `amount` credits (all of them unless `partial`); returns how many were granted. */
@@ -242,7 +245,14 @@ async function runInMeter<T>(
   caller: Caller,
   options: MeteredWork<T>,
 ): Promise<T> {
-  const meter = new Meter(c, caller, request.id, options.endpoint);
+  // A client that hangs up before its answer is not charged for it (the response's 'close' comes
+  // before it has finished only then).
+  const gone = new AbortController();
+  const hangUp = () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  };
+  reply.raw.once('close', hangUp);
+  const meter = new Meter(c, caller, request.id, options.endpoint, gone.signal);
   try {
     options.validate?.(caller);
     if (options.cost > 0 && options.inHand) {
@@ -254,12 +264,14 @@ async function runInMeter<T>(
     }
     if (options.cost > 0 && !(await meter.reserve(options.cost))) throw quotaExceeded(caller);
     const result = await options.work(meter);
+    if (gone.signal.aborted) throw new ClientGoneError();
     await meter.commitAll();
     return result;
   } catch (err) {
     await meter.refundAll();
     throw err;
   } finally {
+    reply.raw.off('close', hangUp);
     await meter.applyHeaders(reply);
   }
 }

@@ -1,6 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { ClientGoneError } from '../errors.ts';
 import type { Post } from '../sources/post.ts';
 import type { Assets, PreparedImage } from './assets.ts';
 import type { RenderReply, RenderTask, RenderWarning } from './render-worker.ts';
@@ -117,10 +118,34 @@ export class RenderPool {
     return this.slots.flatMap((s) => (s.child.pid ? [s.child.pid] : []));
   }
 
-  run(post: Post, assets: Assets, options: RenderOptions): Promise<Rendered> {
+  /** Draws a card; one still queued when `signal` aborts is taken out and fails with ClientGoneError. */
+  run(post: Post, assets: Assets, options: RenderOptions, signal?: AbortSignal): Promise<Rendered> {
     if (this.isClosed) return Promise.reject(new Error('render pool closed'));
+    if (signal?.aborted) return Promise.reject(new ClientGoneError());
     return new Promise((resolve, reject) => {
-      this.queue.push({ id: this.nextId++, post, assets, options, resolve, reject });
+      const id = this.nextId++;
+      const leave = () => {
+        const at = this.queue.findIndex((j) => j.id === id);
+        if (at < 0) return; // drawing already: it finishes, and the render cache keeps it
+        this.queue.splice(at, 1);
+        reject(new ClientGoneError());
+      };
+      signal?.addEventListener('abort', leave, { once: true });
+      const done = () => signal?.removeEventListener('abort', leave);
+      this.queue.push({
+        id,
+        post,
+        assets,
+        options,
+        resolve: (r) => {
+          done();
+          resolve(r);
+        },
+        reject: (e) => {
+          done();
+          reject(e);
+        },
+      });
       this.dispatch();
     });
   }

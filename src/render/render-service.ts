@@ -97,7 +97,8 @@ export class Renderer {
     await this.backgrounds.load(url);
   }
 
-  async render(post: Post, options: RenderOptions): Promise<Rendered> {
+  /** `signal`: the client went away; a card still waiting for a render process is then not drawn. */
+  async render(post: Post, options: RenderOptions, signal?: AbortSignal): Promise<Rendered> {
     const scale = options.scale ?? 2;
     const key = this.keyOf(post, options, scale);
     const hit = this.lookUp(key);
@@ -113,7 +114,7 @@ export class Renderer {
     // Without render processes (CLI) the renderer loads here; with them, the drawing stays out of
     // this process altogether.
     const out = this.pool
-      ? await this.pool.run(post, assets, job)
+      ? await this.pool.run(post, assets, job, signal)
       : await (await import('./renderer.ts')).renderCard(post, assets, job);
     this.stats.rendered++;
     // A card drawn with a placeholder is not kept: the image may load next time.

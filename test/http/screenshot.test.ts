@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { test } from 'node:test';
 import { XMLValidator } from 'fast-xml-parser';
 import { PNG } from 'pngjs';
 import { generateApiKey } from '../../src/auth/api-key.ts';
 import { assertProblem, build } from '../helper.ts';
+import { CRAFTED_POSTS } from '../integration/crafted-posts.ts';
 
 const POST = '1900000000000000008';
 const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,business=100000' };
@@ -175,4 +177,40 @@ test('a repeated screenshot is served from the render cache: same bytes, one ren
   assert.equal(h.c.renderer.stats.rendered, 2);
   assert.equal(second.headers['x-quota-remaining'], '298', 'a cached render costs the same credit');
   assert.equal(dark.headers['x-quota-remaining'], '297');
+});
+
+test('a client that hangs up before its answer is not charged, and a card queued for it is not drawn', async (t) => {
+  const h = await build(t, { env: { ...NO_RATE, POSTSHOT_RENDER_WORKERS: '1' } });
+  const { apiKey } = await h.account('pro');
+  // A card that takes seconds to draw: a note of 25,000 different ideographs.
+  const slow = CRAFTED_POSTS.find((p) => p.name === 'a note of 25,000 different ideographs')!;
+  h.upstream.setBody('fxtwitter', slow.id, slow.body);
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (h.app.server.address() as net.AddressInfo).port;
+  const hangUp = (path: string) =>
+    new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () =>
+        socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nX-API-KEY: ${apiKey}\r\n\r\n`),
+      );
+      setTimeout(() => socket.destroy(), 300);
+      socket.on('close', () => resolve());
+    });
+  // The render process takes two cards at once: they are drawing when their clients go. The third
+  // waits for the process and is never drawn.
+  const started = Date.now();
+  await Promise.all(
+    ['light', 'dark', 'dim'].map((theme) => hangUp(`/api/v1/screenshot/${slow.id}?format=png&theme=${theme}`)),
+  );
+  while (h.c.renderer.stats.rendered < 2 && Date.now() < started + 30_000) await new Promise((r) => setTimeout(r, 100));
+  // As long again: the third card, drawn alone, would be done by then.
+  await new Promise((r) => setTimeout(r, Date.now() - started));
+  assert.equal(h.c.renderer.stats.rendered, 2, 'the card queued behind them was not drawn');
+  const usage = await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': apiKey } });
+  assert.equal(usage.json().used, 0, 'none was charged');
+  const retry = await h.app.inject({
+    url: `/api/v1/screenshot/${slow.id}?format=png&theme=light`,
+    headers: { 'x-api-key': apiKey },
+  });
+  assert.equal(retry.statusCode, 200);
+  assert.equal(retry.headers['x-quota-remaining'], '299', 'an answer that reaches its client is charged');
 });

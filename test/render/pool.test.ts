@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { ClientGoneError } from '../../src/errors.ts';
 import { RenderMemoryError, RenderPool, RenderTimeoutError } from '../../src/render/pool.ts';
 import { readRssMb } from '../../src/render/resident-memory.ts';
 import type { Post } from '../../src/sources/post.ts';
@@ -54,6 +55,27 @@ test('a card redrawn after sharing a timed-out process is drawn alone: a blockin
   assert.ok(typeof drawn === 'string', `drawn, not failed: ${drawn}`);
   assert.equal(drawn.split('|')[1], '1', 'alone in its process');
   assert.ok((await blocking) instanceof RenderTimeoutError, 'the blocking card fails itself');
+});
+
+test('a queued card whose client went away is taken out and never drawn; a drawing one finishes', async (t) => {
+  const pool = new RenderPool(1, 5000, SCRIPT);
+  t.after(() => pool.close());
+  const post = (text: string, delay: number) => ({ text, delay }) as unknown as Post;
+  const gone = new AbortController();
+  const options = { format: 'svg', theme: 'light' } as const;
+  const drawing = pool.run(post('drawing', 400), new Map(), options, gone.signal);
+  const beside = pool.run(post('beside', 400), new Map(), options);
+  const queued = pool.run(post('queued', 20), new Map(), options, gone.signal).catch((err: Error) => err);
+  await new Promise((r) => setTimeout(r, 100));
+  gone.abort();
+  assert.ok((await queued) instanceof ClientGoneError, 'taken out of the queue');
+  assert.equal((await drawing).bytes.toString().split('|')[0], 'drawing', 'a card being drawn finishes');
+  await beside;
+  const after = (await pool.run(post('after', 20), new Map(), options)).bytes.toString().split('|');
+  assert.equal(after[1], '1', 'the process held nothing else: the queued card never reached it');
+  assert.ok(
+    (await pool.run(post('x', 0), new Map(), options, gone.signal).catch((e: Error) => e)) instanceof ClientGoneError,
+  );
 });
 
 test('an error answer fails that card only; a crashed worker fails what it held and is replaced', async (t) => {

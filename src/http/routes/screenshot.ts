@@ -65,8 +65,9 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         const rendered = post && c.renderer.cached(post, options);
         return rendered && { rendered };
       },
-      work: async () => {
-        const rendered = await c.renderer.render(post ?? (await requirePost(c, id)), options).catch((err: unknown) => {
+      work: async (meter) => {
+        const target = post ?? (await requirePost(c, id));
+        const rendered = await c.renderer.render(target, options, meter.signal).catch((err: unknown) => {
           if (err instanceof OptionError) throw new ProblemError('invalid_parameter', err.message);
           throw err;
         });
