@@ -163,6 +163,7 @@ test('MCP over Streamable HTTP: tools listed with schemas, each tool runs, credi
     [(usage.structuredContent as { remaining: number }).remaining, (usage.structuredContent as { plan: string }).plan],
     [start - 10, 'pro'],
   );
+  assert.deepEqual(usage._meta?.['postshot/quota'], { remaining: start - 10, limit: start }, 'its _meta has the quota');
   assert.equal(await remaining(h, apiKey), start - 10, 'get_usage is free');
 });
 

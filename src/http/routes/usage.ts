@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
-import { authorize } from '../metered.ts';
+import { authorize, setQuotaHeaders } from '../metered.ts';
 import { rejectUnknownQuery } from '../query.ts';
 import { usageSchema } from '../schemas/usage.ts';
 import { assertSchemaValid, documented } from '../schemas/validation.ts';
@@ -11,6 +11,8 @@ export function registerUsageRoute(app: FastifyInstance, c: Container): void {
     rejectUnknownQuery(request.query, []);
     assertSchemaValid(request);
     const usage = await c.quota.usage(caller.account);
+    // As on every metered answer: a client (and an MCP result's _meta) reads the quota one way.
+    setQuotaHeaders(reply, usage);
     return reply.header('Cache-Control', 'no-store').send({
       remaining: usage.remaining,
       limit: usage.limit,
