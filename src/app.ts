@@ -133,6 +133,15 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     ),
   );
 
+  const PROTOTYPE_KEY = /"(?:__proto__|constructor)"\s*:/;
+  const isJson = (text: string) => {
+    try {
+      JSON.parse(text);
+      return true;
+    } catch {
+      return false;
+    }
+  };
   // JSON bodies must be valid UTF-8: a lenient decode would turn bad bytes into U+FFFD and carry on.
   const parseJson = app.getDefaultJsonParser('error', 'error');
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
@@ -145,7 +154,14 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
       done(new ProblemError('invalid_body', 'The body is not valid UTF-8.'), undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (err, value) => {
+      // The parser refuses keys that would reach Object.prototype: valid JSON, refused all the same.
+      if (err && PROTOTYPE_KEY.test(text) && isJson(text)) {
+        done(
+          new ProblemError('invalid_body', 'The body holds a "__proto__" or "constructor" key; leave such keys out.'),
+        );
+      } else done(err, value);
+    });
   });
 
   const methods = trackRouteMethods(app);

@@ -264,7 +264,17 @@ test('bulk: body validation', async (t) => {
   assertProblem(await bulk(h, apiKey, { tweetIds: [null] }), 400, 'invalid_body');
   assertProblem(await bulk(h, apiKey, [TEXT_POST]), 400, 'invalid_body');
   assertProblem(await bulk(h, apiKey, {}), 400, 'invalid_body');
-  assertProblem(await bulk(h, apiKey, '{"tweetIds": [', { 'content-type': 'application/json' }), 400, 'invalid_body');
+  const broken = await bulk(h, apiKey, '{"tweetIds": [', { 'content-type': 'application/json' });
+  assertProblem(broken, 400, 'invalid_body');
+  assert.match(broken.json().detail, /not valid JSON/);
+  for (const body of [
+    '{"tweetIds":["20"],"__proto__":{"x":1}}',
+    '{"tweetIds":["20"],"constructor":{"prototype":{}}}',
+  ]) {
+    const refused = await bulk(h, apiKey, body, { 'content-type': 'application/json' });
+    assertProblem(refused, 400, 'invalid_body');
+    assert.match(refused.json().detail, /__proto__/, 'valid JSON, refused for its key');
+  }
   assertProblem(await bulk(h, apiKey, 'tweetIds=20', { 'content-type': 'text/plain' }), 415, 'unsupported_media_type');
   assertProblem(
     await bulk(h, apiKey, 'a=1', { 'content-type': 'application/x-www-form-urlencoded' }),
