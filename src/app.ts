@@ -8,6 +8,7 @@ import {
   answerClientError,
   answerFrameworkError,
   MAX_URL_LENGTH,
+  answerConnect,
   mapFrameworkError,
   URL_TOO_LONG,
 } from './http/framework-errors.ts';
@@ -47,6 +48,8 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 2048 },
     // Malformed HTTP never reaches a route; still answer in problem+json rather than drop the line.
     clientErrorHandler: answerClientError,
+    // Node answers an HTTP/1.1 request without Host with a bare 400; the hook below answers it.
+    http: { requireHostHeader: false },
     // Bad percent-encoding and over-long parameters are refused by the router, before any hook.
     frameworkErrors: answerFrameworkError,
   };
@@ -54,6 +57,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     Object.assign(serverOptions, { http2: true, https: { ...options.https, allowHTTP1: true } });
   }
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
+  app.server.on('connect', answerConnect);
 
   registerSecurityHooks(app, c);
   // Fastify's own 503 while closing is not problem+json: this hook answers it instead.
@@ -71,6 +75,8 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
       reply.header('Retry-After', '1');
       sendProblem(request, reply, 'service_unavailable', 'This instance is shutting down; retry the request.');
     } else if (request.url.length > MAX_URL_LENGTH) sendProblem(request, reply, 'uri_too_long', URL_TOO_LONG);
+    else if (request.raw.httpVersion === '1.1' && request.headers.host === undefined)
+      sendProblem(request, reply, 'bad_request', 'An HTTP/1.1 request needs a Host header.');
     else done();
   });
   await registerCors(app, c);

@@ -48,6 +48,11 @@ export function answerClientError(err: { code?: string; rawPacket?: unknown }, s
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'request_timeout', 'The request was not received in time.']
         : [400, 'bad_request', 'The request could not be parsed as HTTP.'];
+  endWithProblem(socket, status, code, detail);
+}
+
+/** A problem written straight to a socket that no request object owns, and the socket closed. */
+function endWithProblem(socket: Socket, status: number, code: ProblemCode, detail: string): void {
   const requestId = randomUUID();
   const body = JSON.stringify(problemBody(code, detail, requestId, status));
   const headers = {
@@ -62,6 +67,12 @@ export function answerClientError(err: { code?: string; rawPacket?: unknown }, s
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
   socket.end(`HTTP/1.1 ${status} ${PROBLEMS[code].title}\r\n${head}\r\n${body}`);
+}
+
+/** CONNECT (a proxy tunnel) never reaches Fastify: Node hands it to the server's 'connect' event. */
+export function answerConnect(_request: unknown, socket: Socket): void {
+  if (socket.writable)
+    endWithProblem(socket, 405, 'method_not_allowed', 'CONNECT is not served here; this is no proxy.');
 }
 
 /** Body-parser and other framework errors raised inside a request, as catalog problems. */

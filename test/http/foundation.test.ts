@@ -264,6 +264,14 @@ test('oversize headers and garbage HTTP get problem+json from a listening server
   const garbage = await raw('BLAH /\x00 what\r\n\r\n');
   assert.match(garbage, /^HTTP\/1\.1 400 /);
   assert.match(garbage, /"code":"bad_request"/);
+  const hostless = await raw('GET /healthz HTTP/1.1\r\n\r\n');
+  assert.match(hostless, /^HTTP\/1\.1 400 /);
+  assert.match(hostless, /application\/problem\+json/);
+  assert.match(hostless, /Host header/);
+  assert.match(await raw('GET /healthz HTTP/1.0\r\n\r\n'), /^HTTP\/1\.1 200 /, 'HTTP/1.0 needs none');
+  const tunnel = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
+  assert.match(tunnel, /^HTTP\/1\.1 405 /);
+  assert.match(tunnel, /"code":"method_not_allowed"/);
 });
 
 test('every response carries X-Request-Id; a sane incoming id is echoed', async (t) => {
