@@ -1,14 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { sendProblem } from './problem.ts';
 
-// OPTIONS stays with the CORS plugin's catch-all route, which answers preflights.
-const METHODS = ['DELETE', 'GET', 'HEAD', 'PATCH', 'POST', 'PUT'] as const;
+// WebDAV's methods, routed so that they too get 405 on a known path rather than 404.
+const WEBDAV = ['PROPFIND', 'PROPPATCH', 'MKCOL', 'COPY', 'MOVE', 'LOCK', 'UNLOCK', 'SEARCH', 'REPORT'];
 
 /**
  * Records the methods of every route so that a known path asked with another method answers
  * 405 with `Allow` instead of 404. Call before the routes are added; `close` adds the 405 routes.
  */
 export function trackRouteMethods(app: FastifyInstance): { close(): void } {
+  for (const method of WEBDAV) app.addHttpMethod(method, { hasBody: true });
   const byUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
     if (route.method === 'OPTIONS' || route.url === '*') return;
@@ -20,8 +21,10 @@ export function trackRouteMethods(app: FastifyInstance): { close(): void } {
   });
   return {
     close() {
+      // OPTIONS stays with the CORS plugin's catch-all route, which answers preflights.
+      const all = app.supportedMethods.filter((m) => m !== 'OPTIONS');
       for (const [url, methods] of [...byUrl]) {
-        const missing = METHODS.filter((m) => !methods.has(m));
+        const missing = all.filter((m) => !methods.has(m));
         if (missing.length === 0) continue;
         const allow = [...methods].sort().join(', ');
         app.route({
