@@ -51,6 +51,15 @@ interface Job {
    * held the process cannot be told; alone, a card that times out is the one that took the time.
    */
   alone?: boolean;
+  /** Whose card it is (an account): the queue takes turns between owners. */
+  owner?: string;
+}
+
+export interface RunContext {
+  /** The client went away: a card still queued is taken out and fails with ClientGoneError. */
+  signal?: AbortSignal;
+  /** Whose card it is: one owner's many heavy cards do not hold up another's. */
+  owner?: string;
 }
 
 interface Slot {
@@ -118,8 +127,9 @@ export class RenderPool {
     return this.slots.flatMap((s) => (s.child.pid ? [s.child.pid] : []));
   }
 
-  /** Draws a card; one still queued when `signal` aborts is taken out and fails with ClientGoneError. */
-  run(post: Post, assets: Assets, options: RenderOptions, signal?: AbortSignal): Promise<Rendered> {
+  /** Draws a card, in turn with other owners' (RunContext). */
+  run(post: Post, assets: Assets, options: RenderOptions, context: RunContext = {}): Promise<Rendered> {
+    const { signal, owner } = context;
     if (this.isClosed) return Promise.reject(new Error('render pool closed'));
     if (signal?.aborted) return Promise.reject(new ClientGoneError());
     return new Promise((resolve, reject) => {
@@ -137,6 +147,7 @@ export class RenderPool {
         post,
         assets,
         options,
+        owner,
         resolve: (r) => {
           done();
           resolve(r);
@@ -285,12 +296,31 @@ export class RenderPool {
     return best;
   }
 
+  /**
+   * Which queued card goes next: one being drawn again first, else the earliest of an owner with
+   * the fewest cards in the processes, so one owner's heavy cards do not hold up everyone else.
+   */
+  private nextInQueue(): number {
+    if (this.queue.length === 1 || this.queue[0].alone) return 0;
+    const drawing = new Map<string | undefined, number>();
+    for (const s of this.slots)
+      for (const { job } of s.jobs.values()) drawing.set(job.owner, (drawing.get(job.owner) ?? 0) + 1);
+    let best = 0;
+    let fewest = Number.POSITIVE_INFINITY;
+    for (let i = 0; i < this.queue.length && fewest > 0; i++) {
+      const n = drawing.get(this.queue[i].owner) ?? 0;
+      if (n < fewest) [best, fewest] = [i, n];
+    }
+    return best;
+  }
+
   private dispatch(): void {
     if (this.isClosed) return;
     while (this.queue.length > 0) {
-      const slot = this.pickSlot(this.queue[0]);
+      const next = this.nextInQueue();
+      const slot = this.pickSlot(this.queue[next]);
       if (!slot) return;
-      const job = this.queue.shift()!;
+      const [job] = this.queue.splice(next, 1);
       const timer = setTimeout(() => {
         if (!slot.jobs.has(job.id)) return;
         const others = this.drop(slot).filter((j) => j !== job);

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { MediaFetcher } from '../sources/media.ts';
 import type { Post } from '../sources/post.ts';
 import { ByteLru } from '../util/byte-lru.ts';
-import { DEFAULT_RENDER_LIMITS, RenderPool } from './pool.ts';
+import { DEFAULT_RENDER_LIMITS, RenderPool, type RunContext } from './pool.ts';
 import type { PreparedImage } from './assets.ts';
 import { BackgroundImages } from './background-image.ts';
 import { layoutCard } from './layout.ts';
@@ -97,8 +97,8 @@ export class Renderer {
     await this.backgrounds.load(url);
   }
 
-  /** `signal`: the client went away; a card still waiting for a render process is then not drawn. */
-  async render(post: Post, options: RenderOptions, signal?: AbortSignal): Promise<Rendered> {
+  /** `context`: whose card it is (turns in the queue) and whether its client is still there. */
+  async render(post: Post, options: RenderOptions, context: RunContext = {}): Promise<Rendered> {
     const scale = options.scale ?? 2;
     const key = this.keyOf(post, options, scale);
     const hit = this.lookUp(key);
@@ -114,7 +114,7 @@ export class Renderer {
     // Without render processes (CLI) the renderer loads here; with them, the drawing stays out of
     // this process altogether.
     const out = this.pool
-      ? await this.pool.run(post, assets, job, signal)
+      ? await this.pool.run(post, assets, job, context)
       : await (await import('./renderer.ts')).renderCard(post, assets, job);
     this.stats.rendered++;
     // A card drawn with a placeholder is not kept: the image may load next time.

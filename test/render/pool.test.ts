@@ -63,9 +63,9 @@ test('a queued card whose client went away is taken out and never drawn; a drawi
   const post = (text: string, delay: number) => ({ text, delay }) as unknown as Post;
   const gone = new AbortController();
   const options = { format: 'svg', theme: 'light' } as const;
-  const drawing = pool.run(post('drawing', 400), new Map(), options, gone.signal);
+  const drawing = pool.run(post('drawing', 400), new Map(), options, { signal: gone.signal });
   const beside = pool.run(post('beside', 400), new Map(), options);
-  const queued = pool.run(post('queued', 20), new Map(), options, gone.signal).catch((err: Error) => err);
+  const queued = pool.run(post('queued', 20), new Map(), options, { signal: gone.signal }).catch((err: Error) => err);
   await new Promise((r) => setTimeout(r, 100));
   gone.abort();
   assert.ok((await queued) instanceof ClientGoneError, 'taken out of the queue');
@@ -74,7 +74,27 @@ test('a queued card whose client went away is taken out and never drawn; a drawi
   const after = (await pool.run(post('after', 20), new Map(), options)).bytes.toString().split('|');
   assert.equal(after[1], '1', 'the process held nothing else: the queued card never reached it');
   assert.ok(
-    (await pool.run(post('x', 0), new Map(), options, gone.signal).catch((e: Error) => e)) instanceof ClientGoneError,
+    (await pool.run(post('x', 0), new Map(), options, { signal: gone.signal }).catch((e: Error) => e)) instanceof
+      ClientGoneError,
+  );
+});
+
+test("the queue takes turns between owners: one account's many cards do not hold up another's", async (t) => {
+  const pool = new RenderPool(1, 10_000, SCRIPT);
+  t.after(() => pool.close());
+  const options = { format: 'svg', theme: 'light' } as const;
+  const finished: string[] = [];
+  const run = (text: string, delay: number, owner: string) =>
+    pool.run({ text, delay } as unknown as Post, new Map(), options, { owner }).then(() => finished.push(text));
+  // Six cards of one account fill the process and the queue; another account's card comes last.
+  const many = Array.from({ length: 6 }, (_, i) => run(`a${i}`, 300, 'a'));
+  await new Promise((r) => setTimeout(r, 50));
+  await Promise.all([...many, run('b', 20, 'b')]);
+  assert.ok(finished.indexOf('b') < finished.indexOf('a3'), `b is drawn at the first turn: ${finished.join(' ')}`);
+  assert.deepEqual(
+    finished.filter((x) => x !== 'b'),
+    ['a0', 'a1', 'a2', 'a3', 'a4', 'a5'],
+    "one account's cards keep their order",
   );
 });
 

@@ -67,7 +67,8 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
       },
       work: async (meter) => {
         const target = post ?? (await requirePost(c, id));
-        const rendered = await c.renderer.render(target, options, meter.signal).catch((err: unknown) => {
+        const context = { signal: meter.signal, owner: meter.caller.account.id };
+        const rendered = await c.renderer.render(target, options, context).catch((err: unknown) => {
           if (err instanceof OptionError) throw new ProblemError('invalid_parameter', err.message);
           throw err;
         });
