@@ -52,7 +52,13 @@ export function answerClientError(err: { code?: string; rawPacket?: unknown }, s
 }
 
 /** A problem written straight to a socket that no request object owns, and the socket closed. */
-function endWithProblem(socket: Socket, status: number, code: ProblemCode, detail: string): void {
+function endWithProblem(
+  socket: Socket,
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  extra: Record<string, string> = {},
+): void {
   const requestId = randomUUID();
   const body = JSON.stringify(problemBody(code, detail, requestId, status));
   const headers = {
@@ -61,6 +67,7 @@ function endWithProblem(socket: Socket, status: number, code: ProblemCode, detai
     'Cache-Control': 'no-store',
     'X-Request-Id': requestId,
     ...SECURITY_HEADERS,
+    ...extra,
     Connection: 'close',
   };
   const head = Object.entries(headers)
@@ -71,8 +78,11 @@ function endWithProblem(socket: Socket, status: number, code: ProblemCode, detai
 
 /** CONNECT (a proxy tunnel) never reaches Fastify: Node hands it to the server's 'connect' event. */
 export function answerConnect(_request: unknown, socket: Socket): void {
-  if (socket.writable)
-    endWithProblem(socket, 405, 'method_not_allowed', 'CONNECT is not served here; this is no proxy.');
+  if (!socket.writable) return;
+  endWithProblem(socket, 405, 'method_not_allowed', 'CONNECT is not served here; this is no proxy.', {
+    // What the service's paths answer between them; each path's own 405 names its methods.
+    Allow: 'DELETE, GET, HEAD, OPTIONS, POST',
+  });
 }
 
 /** Body-parser and other framework errors raised inside a request, as catalog problems. */

@@ -15,9 +15,14 @@ const CONTROLS_CLASS = String.raw`[[\p{Cc}\ufff9-\ufffb]--[\t\n]]`;
 const CONTROL = new RegExp(CONTROLS_CLASS, 'v');
 const CONTROLS = new RegExp(CONTROLS_CLASS, 'gv');
 
-/** `s` without the control characters X does not show; line breaks are kept (CRLF and a lone CR as LF). */
+// Line breaks other than LF: CRLF, a lone CR, NEL and the line and paragraph separators. The
+// engine breaks at the separators and a browser's pre-wrap draws them as spaces: all are one LF.
+const OTHER_BREAK = /[\r\u0085\u2028\u2029]/;
+const OTHER_BREAKS = /\r\n?|[\u0085\u2028\u2029]/g;
+
+/** `s` without the control characters X does not show; every kind of line break as LF. */
 export function dropControls(s: string): string {
-  const lines = s.includes('\r') ? s.replace(/\r\n?/g, '\n') : s;
+  const lines = OTHER_BREAK.test(s) ? s.replace(OTHER_BREAKS, '\n') : s;
   return CONTROL.test(lines) ? lines.replace(CONTROLS, '') : lines;
 }
 

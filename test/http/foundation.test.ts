@@ -272,6 +272,7 @@ test('oversize headers and garbage HTTP get problem+json from a listening server
   const tunnel = await raw('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n');
   assert.match(tunnel, /^HTTP\/1\.1 405 /);
   assert.match(tunnel, /"code":"method_not_allowed"/);
+  assert.match(tunnel, /\r\nAllow: [A-Z, ]+\r\n/, 'a 405 names the methods served');
 });
 
 test('every response carries X-Request-Id; a sane incoming id is echoed', async (t) => {

@@ -270,7 +270,7 @@ test('a post of thousands of characters no font draws makes one short warning', 
 });
 
 test('controls X does not show are left out of names, text and labels: drawn and written as without them', async () => {
-  const controls = '\u0000\u0001\u0007\u000b\u000c\u001b\u007f\u0080\u0085\u009b\ufff9\ufffb';
+  const controls = '\u0000\u0001\u0007\u000b\u000c\u001b\u007f\u0080\u009b\ufff9\ufffb';
   const spread = (s: string) => [...s].map((c, i) => c + (i % 3 === 0 ? controls[i % controls.length] : '')).join('');
   const fields = {
     name: 'Dana Doe',
@@ -291,4 +291,12 @@ test('controls X does not show are left out of names, text and labels: drawn and
   assert.ok((await png(dirty)).equals(await png(clean)));
   const shownControls = String.raw`[\p{Cc}--[\t\n]]`;
   assert.doesNotMatch(renderMarkdown(dirty), new RegExp(shownControls, 'v'));
+});
+
+test('NEL and the line and paragraph separators break the line as LF does; in a name they are a space', async () => {
+  const clean = corpusPost('emoji', { name: 'Dana Doe', text: 'one\ntwo\nthree\nfour' });
+  const other = corpusPost('emoji', { name: 'Dana\u2028Doe', text: 'one\u2028two\u2029three\u0085four' });
+  assert.deepEqual(other, clean);
+  const png = async (p: Post) => (await renderCard(p, new Map(), { format: 'png', theme: 'light', scale: 1 })).bytes;
+  assert.ok((await png(other)).equals(await png(clean)));
 });
