@@ -1,4 +1,5 @@
 // Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
+import { cutMarked } from '../sources/limits.ts';
 import type { LinkCard, Media, Poll, Post } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { cutText } from './cut-text.ts';
@@ -237,15 +238,7 @@ function description(ctx: CardContext, text: string, width: number): El {
   const style = { fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px', overflowWrap: 'anywhere' };
   const dir = directionOf(text);
   if (dir === 'ltr') return textBlock({ ...style, lineClamp: 2 }, inlineText(text), dir);
-  const room = Math.floor((2 * width) / RTL_CHAR_PX);
-  const chars = Array.from(text);
-  const shown =
-    chars.length > room
-      ? `${chars
-          .slice(0, room - 1)
-          .join('')
-          .trimEnd()}…`
-      : text;
+  const shown = cutMarked(text, Math.floor((2 * width) / RTL_CHAR_PX));
   return textBlock({ ...style, maxHeight: 40, overflow: 'hidden' }, inlineText(shown), dir);
 }
 

@@ -91,7 +91,7 @@ function cut(s: string, max: number): string {
 }
 
 /** `s` cut to `max` characters as cut() does, its last one an ellipsis when anything was cut. */
-function cutMarked(s: string, max: number): string {
+export function cutMarked(s: string, max: number): string {
   const kept = cut(s, max);
   return kept === s ? s : `${cut(kept, max - 1).trimEnd()}…`;
 }
