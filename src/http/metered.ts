@@ -134,7 +134,7 @@ export class Meter {
     private readonly requestId: string,
     private readonly endpoint: string,
     /** Aborts when the client closes its connection before the answer. */
-    readonly signal: AbortSignal = new AbortController().signal,
+    readonly signal: AbortSignal,
   ) {}
 
   /** Reserves up to `amount` credits (all of them unless `partial`); returns how many were granted. */

@@ -68,13 +68,12 @@ const SA_EDGE = new RegExp(`(?<=${SA})(?=${OTHER_WORD})|(?<=${OTHER_WORD})(?=${S
  */
 function markWordBoundaries(text: string): string {
   let out = '';
-  let previous = { segment: '', isWordLike: false };
+  let previous: Intl.SegmentData | undefined;
   for (const current of words.segment(text)) {
-    const { segment, isWordLike } = current;
-    if (isWordLike && previous.isWordLike && NO_SPACES.test(previous.segment.at(-1)!) && NO_SPACES.test(segment[0]))
-      out += '\u200b';
-    out += segment;
-    previous = { segment, isWordLike: isWordLike ?? false };
+    const between = current.isWordLike && previous?.isWordLike;
+    if (between && NO_SPACES.test(previous!.segment.at(-1)!) && NO_SPACES.test(current.segment[0])) out += '\u200b';
+    out += current.segment;
+    previous = current;
   }
   return out;
 }

@@ -75,9 +75,8 @@ export function buildVisibleText(
     text += s;
     length += Array.from(s).length;
   };
-  // Line breaks as X shows them: CRLF and a lone CR are one line break (a CR left in the text drew
-  // a blank line, and in Markdown began a line outside the quote it was in); controls are left out and mark runs held.
-  // Offsets follow, as they are counted on what is appended.
+  // Text between entities as holdText() holds it (a CR left in the text drew a blank line, and in
+  // Markdown began a line outside its quote). Offsets follow, as they are counted on what is appended.
   const appendText = (s: string) => append(holdText(s));
   let at = from;
   for (const e of sorted) {
