@@ -4,10 +4,35 @@ import { test } from 'node:test';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
 import { renderMarkdown } from '../../src/markdown/render.ts';
 import { POST_LIMITS } from '../../src/sources/limits.ts';
+import type { Post } from '../../src/sources/post.ts';
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
 import { REPO_DIR } from '../fixtures.ts';
 
 const author = { name: 'N'.repeat(200), screen_name: 'dana' };
+
+/** An FxTwitter body of one post with `tweet`'s fields over a short one, normalized; it must be found. */
+function fxPost(tweet: Record<string, unknown>): Post {
+  const r = normalizeFxTwitter(200, {
+    code: 200,
+    tweet: { id: '20', text: 'hi', author, created_timestamp: 1700000000, ...tweet },
+  });
+  if (r.kind !== 'found') assert.fail(`not found: ${r.kind}`);
+  return r.post;
+}
+
+/** A syndication body with `fields` over a short post by jack, normalized; it must be found. */
+function synPost(fields: Record<string, unknown>): Post {
+  const r = normalizeSyndication({
+    __typename: 'Tweet',
+    id_str: '20',
+    text: 'hi',
+    created_at: '2006-03-21T20:50:14.000Z',
+    user: { name: 'jack', screen_name: 'jack' },
+    ...fields,
+  });
+  if (r.kind !== 'found') assert.fail(`not found: ${r.kind}`);
+  return r.post;
+}
 
 test("a normalized FxTwitter post is held to X's limits", () => {
   const text = `${'😀'.repeat(30_000)} @jack`;
@@ -48,31 +73,13 @@ test("a normalized FxTwitter post is held to X's limits", () => {
 });
 
 test('a post within the limits is unchanged; a syndication post is held to them too', () => {
-  const r = normalizeSyndication({
-    __typename: 'Tweet',
-    id_str: '20',
-    text: 'just setting up my twttr',
-    created_at: '2006-03-21T20:50:14.000Z',
-    user: { name: 'jack', screen_name: 'jack' },
-  });
-  assert.equal(r.kind, 'found');
-  if (r.kind === 'found') {
-    assert.equal(r.post.text, 'just setting up my twttr');
-    assert.equal(r.post.truncated, false);
-  }
-  const long = normalizeSyndication({
-    __typename: 'Tweet',
-    id_str: '22',
-    text: 'x'.repeat(30_000),
-    created_at: '2006-03-21T20:50:14.000Z',
-    user: { name: 'Q'.repeat(80), screen_name: 'jack' },
-  });
-  assert.equal(long.kind, 'found');
-  if (long.kind === 'found') {
-    assert.equal(long.post.text.length, 25_000);
-    assert.equal(long.post.author.name, `${'Q'.repeat(49)}…`);
-    assert.equal(long.post.truncated, true);
-  }
+  const short = synPost({ text: 'just setting up my twttr' });
+  assert.equal(short.text, 'just setting up my twttr');
+  assert.equal(short.truncated, false);
+  const long = synPost({ id_str: '22', text: 'x'.repeat(30_000), user: { name: 'Q'.repeat(80), screen_name: 'jack' } });
+  assert.equal(long.text.length, 25_000);
+  assert.equal(long.author.name, `${'Q'.repeat(49)}…`);
+  assert.equal(long.truncated, true);
 });
 
 test('long runs of blanks, mentions and long hashtags in upstream text are handled in linear time', () => {
@@ -107,59 +114,22 @@ test('long runs of blanks, mentions and long hashtags in upstream text are handl
 
 test('names are cut between characters as a reader counts them, never inside an emoji sequence', () => {
   const family = '👩🏽‍❤️‍💋‍👨🏻';
-  const r = normalizeSyndication({
-    __typename: 'Tweet',
-    id_str: '23',
-    text: 'hi',
-    created_at: '2006-03-21T20:50:14.000Z',
-    user: { name: `A${family.repeat(60)}`, screen_name: 'jack' },
-  });
-  assert.equal(r.kind, 'found');
-  if (r.kind === 'found') assert.equal(r.post.author.name, `A${family.repeat(48)}…`);
+  const named = synPost({ id_str: '23', user: { name: `A${family.repeat(60)}`, screen_name: 'jack' } });
+  assert.equal(named.author.name, `A${family.repeat(48)}…`);
   // Stacked marks on one letter are one character, but cannot make a name long.
-  const zalgo = normalizeSyndication({
-    __typename: 'Tweet',
-    id_str: '24',
-    text: 'hi',
-    created_at: '2006-03-21T20:50:14.000Z',
-    user: { name: `Z${'\u0301'.repeat(5_000)}oe`, screen_name: 'jack' },
-  });
-  assert.equal(zalgo.kind, 'found');
-  if (zalgo.kind === 'found') assert.ok(zalgo.post.author.name.length <= 800, `${zalgo.post.author.name.length}`);
+  const zalgo = synPost({ id_str: '24', user: { name: `Z${'\u0301'.repeat(5_000)}oe`, screen_name: 'jack' } });
+  assert.ok(zalgo.author.name.length <= 800, `${zalgo.author.name.length}`);
 });
 
 test('a reply to a handle X could not have is left out; a real handle of up to 20 characters is kept', () => {
-  const reply = (replying_to: string) => {
-    const r = normalizeFxTwitter(200, {
-      code: 200,
-      tweet: { id: '20', text: 'hi', author, created_timestamp: 1700000000, replying_to, replying_to_status: '19' },
-    });
-    assert.equal(r.kind, 'found');
-    return r.kind === 'found' ? r.post.replyTo?.handle : undefined;
-  };
+  const reply = (replying_to: string) => fxPost({ replying_to, replying_to_status: '19' }).replyTo?.handle;
   assert.equal(reply('a_handle_of_max_len_'), 'a_handle_of_max_len_', 'kept whole, not cut to 15');
   for (const bad of ['שלום', 'dana\u0007', 'a b', '', 'x'.repeat(21)]) assert.equal(reply(bad), undefined, bad);
-  const syndication = normalizeSyndication({
-    __typename: 'Tweet',
-    id_str: '20',
-    text: 'hi',
-    created_at: '2024-01-01T00:00:00.000Z',
-    user: { name: 'Dana', screen_name: 'dana' },
-    in_reply_to_screen_name: '‮evil',
-  });
-  assert.equal(syndication.kind, 'found');
-  if (syndication.kind === 'found') assert.equal(syndication.post.replyTo, undefined);
+  assert.equal(synPost({ in_reply_to_screen_name: '‮evil' }).replyTo, undefined);
 });
 
 test('a character carries at most 32 marks: a cluster of thousands is cut, stacked marks are kept', () => {
-  const text = (t: string) => {
-    const r = normalizeFxTwitter(200, {
-      code: 200,
-      tweet: { id: '20', text: t, author, created_timestamp: 1700000000 },
-    });
-    assert.equal(r.kind, 'found');
-    return r.kind === 'found' ? r.post.text : '';
-  };
+  const text = (t: string) => fxPost({ text: t }).text;
   assert.equal(text(`a${'\u0301'.repeat(25_000)} b`), `a${'\u0301'.repeat(32)} b`);
   assert.equal(text(`${'\u{e0100}'.repeat(5000)}x`), `${'\u{e0100}'.repeat(32)}x`, 'marks with no letter too');
   const zalgo = 'Z̸̡̢̛̗̘̙̜̝̞̟̠̊̋̌̍̎̏̐a̴̧̨̛̛̛̙̟̣̤̥̦̩̪̫̬̭̮̯̰̱̲̳̹̺̻̼';
