@@ -8,6 +8,7 @@ import { labelWidth } from './label-width.ts';
 import { badgeIcon, birdLogo, placeholderImage, playButton, xLogo } from './icons.ts';
 import { BORDER, gridInner, PAD, placeMedia, QUOTE_PAD, THUMBNAIL, type CardLayout } from './layout.ts';
 import { offsetMinutes, type RenderOptionsFull } from './options.ts';
+import { hasSpaceInRtlRun } from './rtl-run-breaks.ts';
 import { directionOf, inlineText, renderText, singleLine } from './text.ts';
 import type { Theme } from './theme.ts';
 import { box, img, span, textBlock, type El, type Style } from './tree.ts';
@@ -232,14 +233,15 @@ const RTL_CHAR_PX = 9;
 
 /**
  * A link card's description in two lines at most, ending in "…" when cut. The engine's line clamp
- * cuts a right-to-left line to its first letter: such text is cut by length instead.
+ * cuts a right-to-left line to its first letter, and drops the forced breaks that a left-to-right
+ * line's right-to-left run may need (rtl-run-breaks.ts): such text is cut by length instead.
  */
 function description(ctx: CardContext, text: string, width: number): El {
   const style = { fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px', overflowWrap: 'anywhere' };
   const dir = directionOf(text);
-  if (dir === 'ltr') return textBlock({ ...style, lineClamp: 2 }, inlineText(text), dir);
+  if (dir === 'ltr' && !hasSpaceInRtlRun(text)) return textBlock({ ...style, lineClamp: 2 }, inlineText(text), dir);
   const shown = cutMarked(text, Math.floor((2 * width) / RTL_CHAR_PX));
-  return textBlock({ ...style, maxHeight: 40, overflow: 'hidden' }, inlineText(shown), dir);
+  return textBlock({ ...style, width, maxHeight: 40, overflow: 'hidden' }, inlineText(shown), dir);
 }
 
 function linkCard(ctx: CardContext, card: LinkCard): El {

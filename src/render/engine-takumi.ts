@@ -6,6 +6,7 @@
 // images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
+import { breakRtlRunLines, hasSpaceInRtlRun, lineLengths } from './rtl-run-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 
 export interface EngineCard {
@@ -93,10 +94,37 @@ interface Fit {
   width: number;
   /** The text styles the line inherits from the boxes around it: measured alone, it needs them. */
   inherited: Record<string, unknown>;
+  /** A paragraph whose lines are to end before its right-to-left runs' spaces, not a line to cut. */
+  wraps?: true;
 }
 
 /** Styles a line's glyphs inherit, and so its width. */
 const INHERITED_TEXT = ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing', 'wordSpacing'];
+
+type TextNode = Extract<Node, { type: 'text' }>;
+
+/** The text nodes of a block, in logical order (inside its inline spans too). */
+function textsOf(node: Node): TextNode[] {
+  if (node.type === 'text') return [node];
+  return node.type === 'container' ? (node.children ?? []).flatMap(textsOf) : [];
+}
+
+const WRAPPING = new Set([undefined, 'normal', 'pre-wrap', 'pre-line']);
+
+/** A wrapping left-to-right paragraph with a space inside a right-to-left run (rtl-run-breaks.ts). */
+function wrapsRtlRuns(node: Node, style: Record<string, unknown> | undefined): boolean {
+  return (
+    node.type === 'container' &&
+    node.dir === 'ltr' &&
+    typeof style?.width === 'number' &&
+    WRAPPING.has(style.whiteSpace as string | undefined) &&
+    hasSpaceInRtlRun(
+      textsOf(node)
+        .map((t) => t.text)
+        .join(''),
+    )
+  );
+}
 
 function toNode(
   child: Child,
@@ -120,6 +148,8 @@ function toNode(
     children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
   if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
+  else if (wrapsRtlRuns(node, style))
+    fits.push({ node, width: style!.width as number, inherited: inside, wraps: true });
   return node;
 }
 
@@ -208,12 +238,30 @@ async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Pro
   fit.node.style = { ...(fit.node.style as Record<string, unknown>), width: fit.width } as never;
 }
 
+/** Lays the paragraph out alone at its width, and ends its lines as rtl-run-breaks.ts says. */
+async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
+  const { lineClamp, maxHeight, overflow, ...style } = fit.node.style as Record<string, unknown>;
+  const texts = textsOf(fit.node);
+  // A forced break in collapsing white space needs pre-line, which would break at the text's own
+  // line feeds too: they are given as the spaces they collapse to.
+  const collapsing = style.whiteSpace === undefined || style.whiteSpace === 'normal';
+  if (collapsing) for (const t of texts) t.text = t.text.replace(/[\t\n]/g, ' ');
+  const probe = {
+    type: 'container',
+    style: { display: 'flex' },
+    children: [{ ...fit.node, style: { ...fit.inherited, ...style } }],
+  };
+  const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
+  const lengths = lineLengths(measured.children[0]?.runs ?? [], Number(fit.inherited.fontSize) || 16);
+  if (breakRtlRunLines(texts, lengths) && collapsing) fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
+}
+
 async function prepare(renderer: Renderer, card: EngineCard) {
   const images = new Map<string, ImageBytes>();
   const fits: Fit[] = [];
   const node = toNode(card.tree, images, fits);
   const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
-  for (const fit of fits) await fitLine(renderer, fit, sources);
+  for (const fit of fits) await (fit.wraps ? breakRtlRuns : fitLine)(renderer, fit, sources);
   return { node, images: sources };
 }
 

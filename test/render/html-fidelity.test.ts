@@ -1,107 +1,26 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
-import { after, before, type TestContext, test } from 'node:test';
-import type { Browser } from 'playwright-core';
+import { after, before, test } from 'node:test';
 import { PNG } from 'pngjs';
-import type { Assets } from '../../src/render/assets.ts';
 import { loadAssets } from '../../src/render/load-assets.ts';
-import { parseOptions, type RenderOptionsFull } from '../../src/render/options.ts';
+import { parseOptions } from '../../src/render/options.ts';
 import { renderCard } from '../../src/render/renderer.ts';
-import { THEMES, type ThemeName } from '../../src/render/theme.ts';
+import { THEMES } from '../../src/render/theme.ts';
 import type { FixtureServer } from '../../src/sources/fixture-server.ts';
-import type { Post } from '../../src/sources/post.ts';
 import type { MediaFetcher } from '../../src/sources/media.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
-import { launchChromium } from './chromium.ts';
 import { CORPUS, corpusPost, edgePosts } from './corpus.ts';
-import {
-  differenceFromResvg,
-  loadPost,
-  mediaFromFixtures,
-  OUTPUT_DIR,
-  pixelDifference,
-  worstSquare,
-} from './support.ts';
+import { assertHtmlMatchesPng, chromium, MAX_DIFFERENT_PIXELS, screenshotHtml, useChromium } from './html-match.ts';
+import { differenceFromResvg, loadPost, mediaFromFixtures, pixelDifference } from './support.ts';
 
-// The HTML output, screenshotted by Chromium, must look like the PNG of the same post: same size,
-// and few pixels apart. Both lay out the same markup with the same fonts; glyph edges are
-// antialiased by two rasterizers, so a small share of pixels along text outlines differ.
-const MAX_DIFFERENT_PIXELS = 0.015;
-// Nor in any one place: a misshaped conjunct or a broken ligature is a few squares of a card
-// whose other pixels agree (a Bengali card with প্র drawn প্‌র: 3.9 % of it, 31 % of one square).
-const MAX_DIFFERENT_IN_A_SQUARE = 0.2;
-
-let browser: Browser;
 let fixture: FixtureServer;
 let media: MediaFetcher;
+useChromium();
 before(async () => {
-  browser = await launchChromium();
   ({ fixture, media } = await mediaFromFixtures());
 });
 after(async () => {
-  await browser?.close();
   await fixture?.close();
 });
-
-async function screenshotHtml(html: string) {
-  const context = await browser.newContext({
-    viewport: { width: 600, height: 800 },
-    deviceScaleFactor: 2,
-    javaScriptEnabled: true,
-  });
-  const page = await context.newPage();
-  const requests: string[] = [];
-  const dialogs: string[] = [];
-  page.on('request', (r) => {
-    if (!r.url().startsWith('data:')) requests.push(r.url());
-  });
-  page.on('dialog', async (d) => {
-    dialogs.push(d.message());
-    await d.dismiss();
-  });
-  await page.setContent(html, { waitUntil: 'load' });
-  await page.evaluate(() => document.fonts.ready);
-  const card = page.locator('body > div');
-  const png = await card.screenshot({ omitBackground: true });
-  const text = await card.innerText();
-  await context.close();
-  return { png, requests, dialogs, text };
-}
-
-async function assertHtmlMatchesPng(
-  t: TestContext,
-  label: string,
-  post: Post,
-  assets: Assets,
-  theme: ThemeName,
-  options: Partial<RenderOptionsFull> = {},
-  maxDifferent = MAX_DIFFERENT_PIXELS,
-  maxInASquare = MAX_DIFFERENT_IN_A_SQUARE,
-) {
-  const html = (await renderCard(post, assets, { ...options, format: 'html', theme })).bytes.toString();
-  const png = (await renderCard(post, assets, { ...options, format: 'png', theme, scale: 2 })).bytes;
-  const shot = await screenshotHtml(html);
-  assert.deepEqual(shot.requests, [], 'the page makes no request');
-  assert.deepEqual(shot.dialogs, [], 'the page runs no script');
-  const a = PNG.sync.read(png);
-  const b = PNG.sync.read(shot.png);
-  assert.equal(b.width, a.width, 'same width');
-  assert.equal(b.height, a.height, 'same height');
-  const { ratio, diff } = pixelDifference(png, shot.png);
-  const square = worstSquare(png, shot.png);
-  t.diagnostic(
-    `${(ratio * 100).toFixed(2)}% of pixels differ, ${(square * 100).toFixed(1)}% of the worst 32 px square`,
-  );
-  if (ratio > maxDifferent || square > maxInASquare) {
-    fs.mkdirSync(OUTPUT_DIR, { recursive: true });
-    fs.writeFileSync(path.join(OUTPUT_DIR, `html-${label}-${theme}.chromium.png`), shot.png);
-    fs.writeFileSync(path.join(OUTPUT_DIR, `html-${label}-${theme}.png`), png);
-    fs.writeFileSync(path.join(OUTPUT_DIR, `html-${label}-${theme}.diff.png`), PNG.sync.write(diff));
-  }
-  assert.ok(ratio <= maxDifferent, `${(ratio * 100).toFixed(2)}% of pixels differ (see test/.output)`);
-  assert.ok(square <= maxInASquare, `${(square * 100).toFixed(1)}% of one 32 px square differs (see test/.output)`);
-}
 
 for (const [id, name] of [
   ['1900000000000000001', 'entities-emoji'],
@@ -248,7 +167,7 @@ for (const name of ['quote-emoji-name', 'quote-rtl-name'] as const) {
       const post = edgePosts()[name];
       const handle = `@${post.quoted!.author.handle}`;
       const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light', width })).bytes.toString();
-      const page = await browser.newPage();
+      const page = await chromium().newPage();
       await page.setContent(html);
       const shown = await page.evaluate((text) => {
         const line = [...document.querySelectorAll<HTMLElement>('div')].find((e) => e.textContent === text)!;
@@ -274,7 +193,7 @@ for (const name of ['quote-emoji-name', 'quote-rtl-name'] as const) {
 test('the HTML of a right-to-left post is natural markup: one element per paragraph, with its text and dir', async () => {
   const post = corpusPost('arabic');
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
-  const context = await browser.newContext();
+  const context = await chromium().newContext();
   const page = await context.newPage();
   await page.setContent(html);
   const paragraphs = await page.evaluate(() =>

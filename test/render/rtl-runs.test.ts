@@ -1,0 +1,57 @@
+import { test } from 'node:test';
+import { corpusPost } from './corpus.ts';
+import { assertHtmlMatchesPng, useChromium } from './html-match.ts';
+
+// Right-to-left runs wrapping inside left-to-right paragraphs: the engine glued two words of the
+// run and moved the line's last space in front of it (rtl-run-breaks.ts). Each text wraps inside
+// a run at one of the widths, after a word, a comma, a parenthesis or a number.
+useChromium();
+
+const TEXTS = {
+  'arabic-after-latin': 'Google هذا وصف طويل جدا للصفحة',
+  'arabic-entities-emoji':
+    'Read @user مرحبا بكم في موقعنا، هذا نص تجريبي طويل جدا 😀 يحتوي على رموز تعبيرية 🎉 وأرقام ١٢٣ و 456 #وسم_عربي https://example.com/path النهاية!',
+  'arabic-commas-digits':
+    'Note: أولا، ثانيا، ثالثا، رابعا، خامسا، سادسا، سابعا، ثامنا، تاسعا، عاشرا، والأخير: (النهاية) ١٢٪ 34% done',
+  'hebrew-punctuation': 'Check this out: שלום עולם, מה שלומכם היום? זה טקסט ארוך בעברית עם 15% הנחה (בלבד) ועוד מילים.',
+  'hebrew-currency': 'Sale: מבצע ב-15% הנחה, רק היום! מחיר: ₪99 (במקום ₪120). הזמינו עכשיו: www.example.co.il ותיהנו.',
+};
+
+for (const [label, text] of Object.entries(TEXTS)) {
+  for (const width of [300, 420]) {
+    test(`a right-to-left run wraps in a left-to-right paragraph as in Chromium: ${label} at ${width} px`, async (t) => {
+      await assertHtmlMatchesPng(t, `${label}-${width}`, corpusPost('emoji', { text }), new Map(), 'light', { width });
+    });
+  }
+}
+
+for (const [label, description] of [
+  ['words', 'Official — هذا وصف طويل جدا للصفحة الرئيسية للموقع الرسمي باللغة العربية مع تفاصيل أخرى كثيرة'],
+  ['one-word', 'Official site of the مكتبة library, with opening hours, events, collections and much more to read'],
+]) {
+  test(`a left-to-right link card description wraps its Arabic ${label} as in Chromium`, async (t) => {
+    const post = {
+      ...corpusPost('emoji', { text: 'Official site https://example.com/ar' }),
+      card: {
+        url: 'https://example.com/ar',
+        domain: 'example.com',
+        title: 'Example',
+        description,
+        large: false,
+      },
+    };
+    for (const width of [300, 550]) {
+      // Glued words in 15 px text are a smaller share of a square than in the post's text.
+      await assertHtmlMatchesPng(
+        t,
+        `link-card-arabic-${label}-${width}`,
+        post,
+        new Map(),
+        'dark',
+        { width },
+        undefined,
+        0.1,
+      );
+    }
+  });
+}
