@@ -1,9 +1,8 @@
-// Reads which code points a WOFF font really has (its cmap), so font selection never picks a
+// Reads which code points a WOFF or WOFF2 font really has (its cmap), so font selection never picks a
 // face whose declared unicode-range is wider than its glyphs.
-import { inflateSync } from 'node:zlib';
+import { brotliDecompressSync, inflateSync } from 'node:zlib';
 
-function tableData(woff: Buffer, tag: string): Buffer | null {
-  if (woff.readUInt32BE(0) !== 0x774f4646) return null; // 'wOFF'
+function woffTable(woff: Buffer, tag: string): Buffer | null {
   const numTables = woff.readUInt16BE(12);
   for (let i = 0; i < numTables; i++) {
     const at = 44 + i * 20;
@@ -17,7 +16,54 @@ function tableData(woff: Buffer, tag: string): Buffer | null {
   return null;
 }
 
-/** The code points a WOFF font maps to glyphs (cmap formats 4 and 12). */
+// WOFF2's directory names common tables by index; cmap is 0, glyf and loca (transformed by
+// default) 10 and 11. Only these indices matter to find the cmap in the decompressed tables.
+const WOFF2_GLYF = 10;
+const WOFF2_LOCA = 11;
+const WOFF2_KNOWN_TAGS = 63;
+
+/** A WOFF2 table: its tables are one Brotli stream, laid end to end in directory order. */
+function woff2Table(woff: Buffer, tag: string): Buffer | null {
+  if (tag !== 'cmap') return null;
+  const numTables = woff.readUInt16BE(12);
+  const compressedLength = woff.readUInt32BE(20);
+  let at = 48;
+  const readBase128 = () => {
+    let value = 0;
+    for (let i = 0; i < 5; i++) {
+      const byte = woff[at++];
+      value = value * 128 + (byte & 0x7f);
+      if ((byte & 0x80) === 0) return value;
+    }
+    throw new Error('bad UIntBase128');
+  };
+  let offset = 0;
+  let found: { offset: number; length: number } | null = null;
+  for (let i = 0; i < numTables; i++) {
+    const flags = woff[at++];
+    const index = flags & 0x3f;
+    const name = index === WOFF2_KNOWN_TAGS ? woff.toString('latin1', at, (at += 4)) : null;
+    const version = flags >> 6;
+    const origLength = readBase128();
+    const glyfOrLoca = index === WOFF2_GLYF || index === WOFF2_LOCA;
+    const transformed = glyfOrLoca ? version === 0 : version !== 0;
+    const length = transformed ? readBase128() : origLength;
+    if (!found && (index === 0 || name === 'cmap')) found = { offset, length };
+    offset += length;
+  }
+  if (!found) return null;
+  const tables = brotliDecompressSync(woff.subarray(at, at + compressedLength));
+  return tables.subarray(found.offset, found.offset + found.length);
+}
+
+function tableData(font: Buffer, tag: string): Buffer | null {
+  const signature = font.readUInt32BE(0);
+  if (signature === 0x774f4646) return woffTable(font, tag); // 'wOFF'
+  if (signature === 0x774f4632) return woff2Table(font, tag); // 'wOF2'
+  return null;
+}
+
+/** The code points a WOFF or WOFF2 font maps to glyphs (cmap formats 4 and 12). */
 export function readCoverage(woff: Buffer): Set<number> {
   const cmap = tableData(woff, 'cmap');
   const out = new Set<number>();
