@@ -1,6 +1,6 @@
-// Fonts ship with the package (npm @fontsource/noto-*, WOFF), split by Unicode subset. A render
-// loads only the subsets that have glyphs for the characters it draws: a Latin post never parses
-// a CJK or Tamil font.
+// Fonts ship with the package (npm @fontsource/noto-*, WOFF; Noto Sans CJK SC whole, WOFF2), split
+// by Unicode subset. A render loads only the subsets that have glyphs for the characters it draws:
+// a Latin post never parses a CJK or Tamil font.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -97,14 +97,22 @@ const LATE_PACKAGES = [
   'noto-sans-lepcha',
   'noto-sans-saurashtra',
 ];
-const LATE = new Set(LATE_PACKAGES);
+/**
+ * Noto Sans CJK SC whole (npm noto-sans-cjk-sc, in WOFF2 slices): the ideographs that the subsets
+ * above leave out (U+9F49, most of Extension A, Extension B's that Noto draws). Ranked last of all,
+ * so it draws only what no other font has.
+ */
+const CJK_WHOLE = 'noto-sans-cjk-sc';
+const LATE = new Set([...LATE_PACKAGES, CJK_WHOLE]);
+// Noto Sans HK draws Hong Kong's own characters (Cantonese 𠹌 㓥, many in Extension B): after the
+// others, for what they lack, except in Traditional text, where its forms are the nearer ones.
 const CJK_ORDERS: Record<'sc' | 'tc' | 'ja', string[]> = {
-  sc: ['noto-sans-sc', 'noto-sans-tc', 'noto-sans-jp', 'noto-sans-kr'],
-  tc: ['noto-sans-tc', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'],
-  ja: ['noto-sans-jp', 'noto-sans-sc', 'noto-sans-tc', 'noto-sans-kr'],
+  sc: ['noto-sans-sc', 'noto-sans-tc', 'noto-sans-jp', 'noto-sans-kr', 'noto-sans-hk'],
+  tc: ['noto-sans-tc', 'noto-sans-hk', 'noto-sans-sc', 'noto-sans-jp', 'noto-sans-kr'],
+  ja: ['noto-sans-jp', 'noto-sans-sc', 'noto-sans-tc', 'noto-sans-kr', 'noto-sans-hk'],
 };
 /** Packages split into many numbered subsets: their declared ranges are trusted as a filter. */
-const CJK = new Set(CJK_ORDERS.sc);
+const CJK = new Set([...CJK_ORDERS.sc, CJK_WHOLE]);
 
 function packageDir(pkg: string): string {
   return path.dirname(require.resolve(`@fontsource/${pkg}/package.json`));
@@ -123,6 +131,26 @@ function wholeFaces(weight: 400 | 700): FontFace[] {
   const file = path.join(dir, 'files', `noto-sans-all-${weight}-normal.woff`);
   if (!fs.existsSync(file)) return [];
   return [{ family: WHOLE, name: `${WHOLE}~all~${weight}`, weight, file, ranges: new Uint32Array() }];
+}
+
+function cjkWholeFaces(weight: 400 | 700): FontFace[] {
+  // The package exports its CSS only: its root is found from the main stylesheet.
+  const dir = path.dirname(path.dirname(require.resolve(CJK_WHOLE)));
+  const css = path.join(dir, 'css', weight === 400 ? 'regular.css' : 'bold.css');
+  const faces: FontFace[] = [];
+  for (const block of fs.readFileSync(css, 'utf8').split('@font-face').slice(1)) {
+    const file = /url\("?\.\.\/fonts\/([^")]+\.woff2)"?\)/.exec(block)?.[1];
+    const range = /unicode-range:\s*([^;}]+)/.exec(block)?.[1];
+    if (!file || !range) continue;
+    faces.push({
+      family: CJK_WHOLE,
+      name: `${CJK_WHOLE}~${path.basename(file, '.woff2')}~${weight}`,
+      weight,
+      file: path.join(dir, 'fonts', file),
+      ranges: parseRanges(range),
+    });
+  }
+  return faces;
 }
 
 /** What the whole font has and none of the subsets of its family has, as declared ranges. */
@@ -198,9 +226,13 @@ let allFaces: FontFace[] | null = null;
 /** Every face the package ships, regular and bold. */
 export function listFaces(): FontFace[] {
   if (!allFaces) {
-    allFaces = [...SCRIPT_PACKAGES, ...CJK_ORDERS.sc, ...LATE_PACKAGES].flatMap((pkg) =>
-      pkg === WHOLE ? [...wholeFaces(400), ...wholeFaces(700)] : [...parseCss(pkg, 400), ...parseCss(pkg, 700)],
-    );
+    const facesOf = (pkg: string) =>
+      pkg === WHOLE
+        ? [...wholeFaces(400), ...wholeFaces(700)]
+        : pkg === CJK_WHOLE
+          ? [...cjkWholeFaces(400), ...cjkWholeFaces(700)]
+          : [...parseCss(pkg, 400), ...parseCss(pkg, 700)];
+    allFaces = [...SCRIPT_PACKAGES, ...CJK_ORDERS.sc, ...LATE_PACKAGES, CJK_WHOLE].flatMap(facesOf);
     declareWhatSubsetsLack(allFaces);
   }
   return allFaces;
@@ -218,7 +250,7 @@ const isLatin = (f: FontFace) => (f.name.includes('~latin~') ? 0 : 1);
 function regularFaces(cjk: keyof typeof CJK_ORDERS): FontFace[] {
   let order = orders.get(cjk);
   if (!order) {
-    const rank = [...SCRIPT_PACKAGES, ...CJK_ORDERS[cjk], ...LATE_PACKAGES];
+    const rank = [...SCRIPT_PACKAGES, ...CJK_ORDERS[cjk], ...LATE_PACKAGES, CJK_WHOLE];
     order = listFaces()
       .filter((f) => f.weight === 400)
       .sort((a, b) => rank.indexOf(a.family) - rank.indexOf(b.family) || isLatin(a) - isLatin(b));

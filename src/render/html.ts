@@ -49,7 +49,8 @@ function fontFaceCss(f: FontFace): string {
   const range = rangesOf(f)
     .map(([a, b]) => (a === b ? `U+${hex(a)}` : `U+${hex(a)}-${hex(b)}`))
     .join(',');
-  return `@font-face{font-family:"${f.family}";font-weight:${f.weight};unicode-range:${range};src:url(data:font/woff;base64,${readFontData(f).toString('base64')}) format("woff")}`;
+  const format = f.file.endsWith('.woff2') ? 'woff2' : 'woff';
+  return `@font-face{font-family:"${f.family}";font-weight:${f.weight};unicode-range:${range};src:url(data:font/${format};base64,${readFontData(f).toString('base64')}) format("${format}")}`;
 }
 
 // The engine sets CJK punctuation at full width; Chromium would halve adjacent pairs (「、『) by

@@ -96,7 +96,7 @@ export const CORPUS: Record<string, Entry> = {
     name: '國立故宮博物院',
     handle: 'npmmuseum',
     lang: 'zh',
-    text: '歡迎來到故宮博物院！這個週末我們會舉辦特別展覽，請大家來參觀。門票：全票 350 元，學生票 150 元。\n罕用字：齉 𠀋 𡈽 𠮷',
+    text: '歡迎來到故宮博物院！這個週末我們會舉辦特別展覽，請大家來參觀。門票：全票 350 元，學生票 150 元。\n罕用字：齉 𠀋 𡈽 𠮷 杗 詨 㓥 𠹌 𰻞𰻞麵',
   },
   'japanese-korean': {
     name: '東京国立博物館',
