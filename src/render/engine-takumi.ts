@@ -7,6 +7,7 @@
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { breakRtlRunLines, hasSpaceInRtlRun, lineLengths } from './rtl-run-breaks.ts';
+import { insertWordBreaks } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 
 export interface EngineCard {
@@ -46,47 +47,6 @@ async function engineWith(faces: FontFace[]): Promise<Renderer> {
     }),
   );
   return renderer;
-}
-
-// Scripts written without spaces between words: the engine finds no break opportunity in them,
-// so word boundaries (Intl.Segmenter's dictionary, as the browser uses) get a zero-width space.
-const NO_SPACES = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff]/;
-const words = new Intl.Segmenter('th', { granularity: 'word' });
-// Where such a script (Unicode's line-break class SA) meets an alphabetic letter or a digit of
-// another, the engine breaks and a browser does not (UAX #14 reads the run's edges as letters).
-// A combining grapheme joiner there keeps "เชียงใหม่Lanna" together, as Chromium does: an
-// invisible mark, so it cleaves to the letter before it; the engine breaks at a word joiner there
-// all the same. Ideographs, kana, Hangul and full-width forms may be broken around: left alone.
-const SA = String.raw`[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]`;
-const BREAKABLE = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\p{Script=Yi}\p{Script=Tangut}\p{Script=Nushu}\p{Script=Khitan_Small_Script}\u{ff00}-\u{ffef}]`;
-const OTHER_WORD = String.raw`[[\p{L}\p{Nd}]--${SA}--${BREAKABLE}]`;
-const HAS_SA = new RegExp(SA, 'v');
-const SA_EDGE = new RegExp(`(?<=${SA})(?=${OTHER_WORD})|(?<=${OTHER_WORD})(?=${SA})`, 'gv');
-
-/**
- * A zero-width space at each boundary between two words of NO_SPACES scripts; none before or
- * after punctuation (Khmer's ។ does not begin a line).
- */
-function markWordBoundaries(text: string): string {
-  let out = '';
-  let previous: Intl.SegmentData | undefined;
-  for (const current of words.segment(text)) {
-    const between = current.isWordLike && previous?.isWordLike;
-    if (between && NO_SPACES.test(previous!.segment.at(-1)!) && NO_SPACES.test(current.segment[0])) out += '\u200b';
-    out += current.segment;
-    previous = current;
-  }
-  return out;
-}
-
-// Sentence and clause marks of these scripts (Khmer ។ ៕, Myanmar ၊ ။) never begin a line, but the
-// engine breaks before one after a word: the same joiner keeps it to the word.
-const SA_STOP = /(?<=\S)(?=[\u17d4\u17d5\u104a\u104b])/g;
-
-export function insertWordBreaks(text: string): string {
-  if (!HAS_SA.test(text)) return text;
-  const bounded = NO_SPACES.test(text) ? markWordBoundaries(text) : text;
-  return bounded.replace(SA_EDGE, '\u034f').replace(SA_STOP, '\u034f');
 }
 
 interface Fit {

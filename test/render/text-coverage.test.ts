@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import { PNG } from 'pngjs';
 import { renderMarkdown } from '../../src/markdown/render.ts';
 import { twemojiNames } from '../../src/render/emoji.ts';
-import { insertWordBreaks } from '../../src/render/engine-takumi.ts';
+import { insertWordBreaks } from '../../src/render/word-breaks.ts';
 import { coverageOf } from '../../src/render/fonts.ts';
 import { buildCardTree, renderCard } from '../../src/render/renderer.ts';
 import { cleanText, directionOf } from '../../src/render/text.ts';
