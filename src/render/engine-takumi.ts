@@ -6,7 +6,8 @@
 // images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
-import { breakRtlRunLines, hasSpaceInRtlRun, lineLengths } from './rtl-run-breaks.ts';
+import { imageMarks } from './image-levels.ts';
+import { breakRtlRunLines, hasSpaceInRtlRun, lineLengths, type Piece } from './rtl-run-breaks.ts';
 import { insertWordBreaks } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 
@@ -61,12 +62,34 @@ interface Fit {
 /** Styles a line's glyphs inherit, and so its width. */
 const INHERITED_TEXT = ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing', 'wordSpacing'];
 
-type TextNode = Extract<Node, { type: 'text' }>;
-
-/** The text nodes of a block, in logical order (inside its inline spans too). */
-function textsOf(node: Node): TextNode[] {
+/** The text nodes and inline images of a block, in logical order (inside its inline spans too). */
+function piecesOf(node: Node): Piece[] {
   if (node.type === 'text') return [node];
-  return node.type === 'container' ? (node.children ?? []).flatMap(textsOf) : [];
+  if (node.type === 'image') return [{ image: true }];
+  return node.type === 'container' ? (node.children ?? []).flatMap(piecesOf) : [];
+}
+
+type Container = Extract<Node, { type: 'container' }>;
+
+/** Puts the marks image-levels.ts asks for before a paragraph's inline images. */
+function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
+  const pieces: Piece[] = [];
+  const slots: Array<{ parent: Container; index: number }> = [];
+  const walk = (parent: Container): void => {
+    for (const [index, child] of (parent.children ?? []).entries()) {
+      if (child.type === 'container') walk(child);
+      else if (child.type === 'text' || child.type === 'image') {
+        pieces.push(child.type === 'text' ? child : { image: true });
+        slots.push({ parent, index });
+      }
+    }
+  };
+  walk(block);
+  // From the last, so that the places of those before stay where they were.
+  for (const [i, mark] of [...imageMarks(pieces, dir)].reverse()) {
+    const { parent, index } = slots[i];
+    parent.children!.splice(index, 0, { type: 'text', text: mark });
+  }
 }
 
 const WRAPPING = new Set([undefined, 'normal', 'pre-wrap', 'pre-line']);
@@ -79,8 +102,8 @@ function wrapsRtlRuns(node: Node, style: Record<string, unknown> | undefined): b
     typeof style?.width === 'number' &&
     WRAPPING.has(style.whiteSpace as string | undefined) &&
     hasSpaceInRtlRun(
-      textsOf(node)
-        .map((t) => t.text)
+      piecesOf(node)
+        .map((p) => (p.image ? '\ufffc' : p.text))
         .join(''),
     )
   );
@@ -107,6 +130,7 @@ function toNode(
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
     children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
+  if (dir) markImages(node, dir);
   if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
   else if (wrapsRtlRuns(node, style))
     fits.push({ node, width: style!.width as number, inherited: inside, wraps: true });
@@ -201,11 +225,11 @@ async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Pro
 /** Lays the paragraph out alone at its width, and ends its lines as rtl-run-breaks.ts says. */
 async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
   const { lineClamp, maxHeight, overflow, ...style } = fit.node.style as Record<string, unknown>;
-  const texts = textsOf(fit.node);
+  const pieces = piecesOf(fit.node);
   // A forced break in collapsing white space needs pre-line, which would break at the text's own
   // line feeds too: they are given as the spaces they collapse to.
   const collapsing = style.whiteSpace === undefined || style.whiteSpace === 'normal';
-  if (collapsing) for (const t of texts) t.text = t.text.replace(/[\t\n]/g, ' ');
+  if (collapsing) for (const p of pieces) if (!p.image) p.text = p.text.replace(/[\t\n]/g, ' ');
   const probe = {
     type: 'container',
     style: { display: 'flex' },
@@ -213,7 +237,7 @@ async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[])
   };
   const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
   const lengths = lineLengths(measured.children[0]?.runs ?? [], Number(fit.inherited.fontSize) || 16);
-  if (breakRtlRunLines(texts, lengths) && collapsing) fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
+  if (breakRtlRunLines(pieces, lengths) && collapsing) fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
 }
 
 async function prepare(renderer: Renderer, card: EngineCard) {

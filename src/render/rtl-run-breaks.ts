@@ -8,7 +8,7 @@
 import bidiFactory from 'bidi-js';
 
 const bidi = bidiFactory();
-const MAYBE_RTL = /[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+export const MAYBE_RTL = /[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 const ASTRAL = /[\u{10000}-\u{10ffff}]/gu;
 /** A character of each bidi class, in the Basic Multilingual Plane. */
 const OF_CLASS: Record<string, string> = {
@@ -22,12 +22,12 @@ const OF_CLASS: Record<string, string> = {
 };
 
 /**
- * The embedding levels of a left-to-right paragraph, one per UTF-16 unit. bidi-js reads units, so
+ * The embedding levels of a paragraph, left to right unless told, one per UTF-16 unit. bidi-js reads units, so
  * a character beyond the BMP (Adlam, an emoji) is read as two of a BMP character of its class.
  */
-function levelsOf(text: string): Uint8Array {
+export function levelsOf(text: string, dir: 'ltr' | 'rtl' = 'ltr'): Uint8Array {
   const read = text.replace(ASTRAL, (ch) => (OF_CLASS[bidi.getBidiCharTypeName(ch)] ?? '!').repeat(2));
-  return bidi.getEmbeddingLevels(read, 'ltr').levels;
+  return bidi.getEmbeddingLevels(read, dir).levels;
 }
 
 /** Whether a space of this left-to-right paragraph lies inside a right-to-left run. */
@@ -77,9 +77,26 @@ function strongBefore(text: string, from: number): string | null {
 /** Invisible marks of each strong class. */
 const MARK: Record<string, string> = { L: '\u200e', R: '\u200f', AL: '\u061c' };
 
-/** A text node of the paragraph, in logical order; its text is rewritten in place. */
-export interface TextPiece {
-  text: string;
+/**
+ * A piece of the paragraph, in logical order: a text node, whose text is rewritten in place, or an
+ * inline image, which takes no place in the engine's runs and reads as U+FFFC (as in a browser).
+ */
+export type Piece = { text: string; image?: false } | { image: true };
+
+const OBJECT = '\ufffc';
+export const textOf = (piece: Piece) => (piece.image ? OBJECT : piece.text);
+
+/** A paragraph's text, images as U+FFFC, and where each piece starts in it and in the runs' text. */
+function joinPieces(pieces: Piece[]) {
+  let text = '';
+  let units = 0;
+  const starts: Array<{ at: number; unit: number }> = [];
+  for (const piece of pieces) {
+    starts.push({ at: text.length, unit: units });
+    text += textOf(piece);
+    if (!piece.image) units += piece.text.length;
+  }
+  return { text, units, starts };
 }
 
 interface Cut {
@@ -95,15 +112,21 @@ interface Cut {
  * the last strong letter's class (ALM after Arabic: digits after it stay Arabic), so punctuation
  * and digits beside the break keep the direction they had in the unbroken paragraph.
  */
-export function breakRtlRunLines(pieces: TextPiece[], lengths: number[]): boolean {
-  const text = pieces.map((p) => p.text).join('');
+export function breakRtlRunLines(pieces: Piece[], lengths: number[]): boolean {
+  const { text, units, starts } = joinPieces(pieces);
   // Runs that do not add up to the text are not understood (collapsed spaces): left as it is.
-  if (lengths.reduce((a, b) => a + b, 0) !== text.length) return false;
+  if (lengths.reduce((a, b) => a + b, 0) !== units) return false;
   const levels = levelsOf(text);
   const cuts: Cut[] = [];
-  let end = 0;
+  let unit = 0;
+  let piece = 0;
+  let next = 0;
   for (const length of lengths.slice(0, -1)) {
-    end += length;
+    unit += length;
+    // The line ends after the text piece holding its last unit: an image after that piece may be
+    // on either line, and is not taken for one of the line's trailing spaces.
+    for (; next < pieces.length && starts[next].unit < unit; next++) if (!pieces[next].image) piece = next;
+    const end = starts[piece].at + unit - starts[piece].unit;
     let start = end;
     while (start > 0 && text[start - 1] === ' ') start--;
     if (start === end || levels[end - 1] % 2 === 0) continue;
@@ -115,11 +138,13 @@ export function breakRtlRunLines(pieces: TextPiece[], lengths: number[]): boolea
 }
 
 /** Replaces the ranges of the joined text; a range's insert goes where it starts. */
-function rewrite(pieces: TextPiece[], cuts: Cut[]): void {
+function rewrite(pieces: Piece[], cuts: Cut[]): void {
   let offset = 0;
   for (const piece of pieces) {
     const from = offset;
-    offset += piece.text.length;
+    offset += textOf(piece).length;
+    // A cut holds spaces only: never an image.
+    if (piece.image) continue;
     // From the last, so that earlier offsets in the piece still hold.
     for (const cut of [...cuts].reverse()) {
       const start = Math.max(cut.start, from) - from;

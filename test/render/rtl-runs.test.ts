@@ -4,7 +4,7 @@ import { assertHtmlMatchesPng, useChromium } from './html-match.ts';
 
 // Right-to-left runs wrapping inside left-to-right paragraphs: the engine glued two words of the
 // run and moved the line's last space in front of it (rtl-run-breaks.ts). Each text wraps inside
-// a run at one of the widths, after a word, a comma, a parenthesis or a number.
+// a run at one of the widths, after a word, a comma, a parenthesis, a number or an emoji.
 useChromium();
 
 const TEXTS = {
@@ -14,11 +14,16 @@ const TEXTS = {
   'arabic-commas-digits':
     'Note: أولا، ثانيا، ثالثا، رابعا، خامسا، سادسا، سابعا، ثامنا، تاسعا، عاشرا، والأخير: (النهاية) ١٢٪ 34% done',
   'hebrew-punctuation': 'Check this out: שלום עולם, מה שלומכם היום? זה טקסט ארוך בעברית עם 15% הנחה (בלבד) ועוד מילים.',
+  // Emoji ending a line inside a run, and emoji between a right-to-left word and Latin.
+  'arabic-emoji-between-words':
+    'Emoji heavy: الحب 💕 والسلام 🕊️ والفرح 🎉 والأمل 🌈 والصبر 🙏 والعمل 💪 والنجاح 🏆 are my 2026 goals.',
+  'arabic-emoji-before-latin':
+    'Attached emoji: صباح الخير☕️ يا أحبابي🌞 أتمنى لكم يوماً سعيداً😊 مليئاً بالحب💗 والنجاح🎯 good morning!',
   'hebrew-currency': 'Sale: מבצע ב-15% הנחה, רק היום! מחיר: ₪99 (במקום ₪120). הזמינו עכשיו: www.example.co.il ותיהנו.',
 };
 
 for (const [label, text] of Object.entries(TEXTS)) {
-  for (const width of [300, 420]) {
+  for (const width of [300, 340, 420]) {
     test(`a right-to-left run wraps in a left-to-right paragraph as in Chromium: ${label} at ${width} px`, async (t) => {
       await assertHtmlMatchesPng(t, `${label}-${width}`, corpusPost('emoji', { text }), new Map(), 'light', { width });
     });
@@ -55,3 +60,16 @@ for (const [label, description] of [
     }
   });
 }
+
+// An emoji between a word of one direction and text of the other: the engine put it inside the
+// run before it, a browser between the two (image-levels.ts).
+test('an emoji between Arabic and Latin sits between them, as in Chromium, in both directions', async (t) => {
+  for (const [label, text] of [
+    ['ltr', 'Short: يوماً سعيداً والنجاح🎯 good morning!'],
+    ['rtl', 'هذا hello world💕, عالم جميل'],
+  ]) {
+    await assertHtmlMatchesPng(t, `emoji-between-${label}`, corpusPost('emoji', { text }), new Map(), 'light', {
+      width: 480,
+    });
+  }
+});
