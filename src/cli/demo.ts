@@ -105,6 +105,13 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
       : []),
   ])
     io.out(`  ${line}`);
+  // The CLI fetches posts as the service does: pointed at this demo's upstream, it needs no network.
+  const upstreamEnv = Object.entries(upstream.env)
+    .map(([name, value]) => `${name}=${value}`)
+    .join(' ');
+  io.out(
+    `\nThe CLI renders them too while the demo runs:\n  ${upstreamEnv} node bin/postshot.js render ${samples[0]} -o post.png`,
+  );
   io.out(`\nSample post ids: ${samples.join(' ')}`);
   if (own && checked) io.out(`Your post ids (${own.root}): ${checked.ids.join(' ')}`);
   io.out('Ctrl-C stops the demo and removes its data.');

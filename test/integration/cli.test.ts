@@ -268,6 +268,26 @@ test('postshot demo --posts serves your own posts beside the samples, names file
     assert.equal(svg.headers.get('content-type'), 'image/svg+xml');
     const sampleMd = await fetch(`${base}/api/v1/content/1900000000000000001`, { headers: { 'x-api-key': key } });
     assert.match(await sampleMd.text(), /Shipping day/);
+    // The CLI line the demo prints renders your post from the demo's upstream, with no network.
+    const line = /\n {2}((?:POSTSHOT_\w+_URL=\S+ )+)node bin\/postshot\.js render /.exec(out);
+    assert.ok(line, 'the demo prints a CLI line');
+    const env = Object.fromEntries(
+      line[1]
+        .trim()
+        .split(' ')
+        .map((pair) => pair.split('=', 2)),
+    );
+    const file = path.join(makeTempDir(), 'mine.png');
+    const rendered = spawnSync(
+      process.execPath,
+      [path.join(REPO_DIR, 'bin', 'postshot.js'), 'render', id, '-o', file],
+      {
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+      },
+    );
+    assert.equal(rendered.status, 0, rendered.stderr);
+    assert.equal(fs.readFileSync(file).subarray(1, 4).toString(), 'PNG');
   } finally {
     child.kill('SIGTERM');
   }
