@@ -7,7 +7,7 @@
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { imageMarks } from './image-levels.ts';
-import { breakRtlRunLines, hasSpaceInRtlRun, lineLengths, type Piece } from './rtl-run-breaks.ts';
+import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece } from './rtl-run-breaks.ts';
 import { insertWordBreaks } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 
@@ -236,8 +236,14 @@ async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[])
     children: [{ ...fit.node, style: { ...fit.inherited, ...style } }],
   };
   const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
-  const lengths = lineLengths(measured.children[0]?.runs ?? [], Number(fit.inherited.fontSize) || 16);
-  if (breakRtlRunLines(pieces, lengths) && collapsing) fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
+  const paragraph = measured.children[0];
+  if (!paragraph) return;
+  const lines = linesOf(paragraph.runs, Number(fit.inherited.fontSize) || 16);
+  // Inline images are the measured paragraph's children, placed on the page: their middles are
+  // made relative to the paragraph, as its runs are.
+  const imageMiddles = paragraph.children.map((c) => c.transform[5] - paragraph.transform[5] + c.height / 2);
+  if (breakRtlRunLines(pieces, lines, imageMiddles) && collapsing)
+    fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
 }
 
 async function prepare(renderer: Renderer, card: EngineCard) {

@@ -45,22 +45,32 @@ export interface LaidRun {
   height: number;
 }
 
+/** A line as the engine laid it out: how many UTF-16 units of text it holds, and its middle. */
+export interface Line {
+  length: number;
+  middle: number;
+}
+
 /**
- * How many UTF-16 units each line holds, from the runs in the order the engine gives them (line
- * by line). A run whose middle is more than half an em below the line's first run starts a line.
+ * The lines, from the runs in the order the engine gives them (line by line). A run whose middle
+ * is more than half an em below the line's first run starts a line.
  */
-export function lineLengths(runs: LaidRun[], fontSize: number): number[] {
-  const lengths: number[] = [];
-  let lineMiddle = 0;
+export function linesOf(runs: LaidRun[], fontSize: number): Line[] {
+  const lines: Line[] = [];
   for (const run of runs) {
     const middle = run.y + run.height / 2;
-    if (lengths.length === 0 || middle - lineMiddle > fontSize / 2) {
-      lengths.push(0);
-      lineMiddle = middle;
-    }
-    lengths[lengths.length - 1] += run.text.length;
+    if (lines.length === 0 || middle - lines[lines.length - 1].middle > fontSize / 2) lines.push({ length: 0, middle });
+    lines[lines.length - 1].length += run.text.length;
   }
-  return lengths;
+  return lines;
+}
+
+/** The line whose middle is nearest. */
+function nearestLine(lines: Line[], middle: number): number {
+  let best = 0;
+  for (let i = 1; i < lines.length; i++)
+    if (Math.abs(lines[i].middle - middle) < Math.abs(lines[best].middle - middle)) best = i;
+  return best;
 }
 
 /** The class of the last strong character before `from`: L, R or AL, or null at the start. */
@@ -73,9 +83,6 @@ function strongBefore(text: string, from: number): string | null {
   }
   return null;
 }
-
-/** Invisible marks of each strong class. */
-const MARK: Record<string, string> = { L: '\u200e', R: '\u200f', AL: '\u061c' };
 
 /**
  * A piece of the paragraph, in logical order: a text node, whose text is rewritten in place, or an
@@ -107,31 +114,53 @@ interface Cut {
 
 /**
  * Ends each line that ends in spaces of a right-to-left run with a forced break instead, and says
- * whether any did. Marks
- * around the break stand for what was across it: an RLM for the run that went on, and a mark of
- * the last strong letter's class (ALM after Arabic: digits after it stay Arabic), so punctuation
- * and digits beside the break keep the direction they had in the unbroken paragraph.
+ * whether any did. A space there resolved right to left, so what is on both sides of the break
+ * acts right to left on the neutrals beside it (a letter, or digits): an RLM on each side stands
+ * for that. After Arabic letters it is an ALM, so that digits after the break stay Arabic numbers.
  */
-export function breakRtlRunLines(pieces: Piece[], lengths: number[]): boolean {
+export function breakRtlRunLines(pieces: Piece[], lines: Line[], imageMiddles: number[]): boolean {
   const { text, units, starts } = joinPieces(pieces);
   // Runs that do not add up to the text are not understood (collapsed spaces): left as it is.
-  if (lengths.reduce((a, b) => a + b, 0) !== units) return false;
+  if (lines.reduce((sum, line) => sum + line.length, 0) !== units) return false;
+  // The line of each image, by its index among the pieces; unknown when the engine's images are not
+  // the paragraph's.
+  const images = pieces.flatMap((p, i) => (p.image ? [i] : []));
+  const lineOfImage = new Map<number, number>();
+  if (imageMiddles.length === images.length)
+    for (const [n, i] of images.entries()) lineOfImage.set(i, nearestLine(lines, imageMiddles[n]));
   const levels = levelsOf(text);
   const cuts: Cut[] = [];
+  const cutAt = (start: number, end: number) => {
+    const after = strongBefore(text, start) === 'AL' ? '\u061c' : '\u200f';
+    cuts.push({ start, end, insert: `\u200f\n${after}` });
+  };
   let unit = 0;
   let piece = 0;
   let next = 0;
-  for (const length of lengths.slice(0, -1)) {
-    unit += length;
-    // The line ends after the text piece holding its last unit: an image after that piece may be
-    // on either line, and is not taken for one of the line's trailing spaces.
+  for (const [index, line] of lines.slice(0, -1).entries()) {
+    unit += line.length;
+    // The line's text ends in the text piece holding its last unit.
     for (; next < pieces.length && starts[next].unit < unit; next++) if (!pieces[next].image) piece = next;
     const end = starts[piece].at + unit - starts[piece].unit;
+    // Images right after the line's text may end the line instead.
+    let lastImage = -1;
+    let i = next;
+    for (; i < pieces.length && pieces[i].image && starts[i].unit === unit; i++) {
+      const imageLine = lineOfImage.get(i);
+      if (imageLine === undefined) lastImage = Number.NaN;
+      else if (imageLine <= index) lastImage = i;
+    }
+    if (Number.isNaN(lastImage)) continue;
+    if (lastImage >= 0) {
+      // Ending in an image inside a right-to-left run, the line is drawn as if it ended in a space
+      // there: it ends before the text after the images, when that text is their next piece.
+      const at = starts[lastImage].at + 1;
+      if (levels[at - 1] % 2 === 1 && lastImage + 1 === i && i < pieces.length && !pieces[i].image) cutAt(at, at);
+      continue;
+    }
     let start = end;
     while (start > 0 && text[start - 1] === ' ') start--;
-    if (start === end || levels[end - 1] % 2 === 0) continue;
-    const before = strongBefore(text, start);
-    cuts.push({ start, end, insert: `\u200f\n${before ? MARK[before] : ''}` });
+    if (start < end && levels[end - 1] % 2 === 1) cutAt(start, end);
   }
   rewrite(pieces, cuts);
   return cuts.length > 0;
@@ -139,6 +168,7 @@ export function breakRtlRunLines(pieces: Piece[], lengths: number[]): boolean {
 
 /** Replaces the ranges of the joined text; a range's insert goes where it starts. */
 function rewrite(pieces: Piece[], cuts: Cut[]): void {
+  const inserted = new Set<Cut>();
   let offset = 0;
   for (const piece of pieces) {
     const from = offset;
@@ -149,7 +179,9 @@ function rewrite(pieces: Piece[], cuts: Cut[]): void {
     for (const cut of [...cuts].reverse()) {
       const start = Math.max(cut.start, from) - from;
       const end = Math.min(cut.end, offset) - from;
-      if (start >= end) continue;
+      // A cut of no text inserts at the start of the first piece it is at; others, where they overlap.
+      if (cut.start === cut.end ? cut.start !== from || inserted.has(cut) : start >= end) continue;
+      inserted.add(cut);
       const insert = cut.start >= from ? cut.insert : '';
       piece.text = piece.text.slice(0, start) + insert + piece.text.slice(end);
     }

@@ -19,6 +19,10 @@ const TEXTS = {
     'Emoji heavy: الحب 💕 والسلام 🕊️ والفرح 🎉 والأمل 🌈 والصبر 🙏 والعمل 💪 والنجاح 🏆 are my 2026 goals.',
   'arabic-emoji-before-latin':
     'Attached emoji: صباح الخير☕️ يا أحبابي🌞 أتمنى لكم يوماً سعيداً😊 مليئاً بالحب💗 والنجاح🎯 good morning!',
+  // Random mixes: a break between Arabic digits after a Han letter, and a line ending in a flag.
+  'mix-digits-after-han':
+    'Note: ١٢٣هذا « الكتاب works ١٢٣ الكتاب هذا ( هذا עולם١٢٣ ( ? ?עולם«الكتابworks 𰻞 ١٢٣ ? % ١٢٣works 𰻞 « 🇪🇬«עולם works🇪🇬 ١٢٣ هذاעולם (',
+  'mix-flag-ends-line': 'Note: ? الكتاب( works« «هذا works🇪🇬 « « الكتاب الكتاب 🇪🇬هذاهذا % ١٢٣?١٢٣% هذاworks هذا',
   'hebrew-currency': 'Sale: מבצע ב-15% הנחה, רק היום! מחיר: ₪99 (במקום ₪120). הזמינו עכשיו: www.example.co.il ותיהנו.',
 };
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { breakRtlRunLines, hasSpaceInRtlRun, lineLengths } from '../../src/render/rtl-run-breaks.ts';
+import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece } from '../../src/render/rtl-run-breaks.ts';
 
 test('a space inside a right-to-left run of a left-to-right paragraph is found', () => {
   assert.equal(hasSpaceInRtlRun('Google هذا وصف'), true);
@@ -24,38 +24,63 @@ test('runs are counted line by line, however far a script sits from its line', (
     { text: 'للصفحة', y: 22, height: 42 },
     { text: 'end', y: 56, height: 27 },
   ];
-  assert.deepEqual(lineLengths(runs, 20), [14, 6, 3]);
-  assert.deepEqual(lineLengths([], 20), []);
+  assert.deepEqual(
+    linesOf(runs, 20).map((l) => l.length),
+    [14, 6, 3],
+  );
+  assert.deepEqual(linesOf([], 20), []);
 });
 
-const joined = (pieces: Array<{ text: string }>) => pieces.map((p) => p.text).join('');
+const joined = (pieces: Piece[]) => pieces.map((p) => (p.image ? '🖼' : p.text)).join('');
+/** Lines of these lengths, 28 px apart. */
+const lines = (...lengths: number[]) => lengths.map((length, i) => ({ length, middle: 14 + 28 * i }));
 
 test('a line ending in a space of a right-to-left run ends in a forced break between marks', () => {
   const pieces = [{ text: 'Google هذا وصف ' }, { text: 'طويل جدا للصفحة' }];
   // "Google هذا وصف طويل جدا " | "للصفحة"
-  assert.equal(breakRtlRunLines(pieces, [24, 6]), true);
+  assert.equal(breakRtlRunLines(pieces, lines(24, 6), []), true);
   assert.equal(joined(pieces), 'Google هذا وصف طويل جدا\u200f\n\u061cللصفحة');
   // Hebrew letters are R, not AL: the mark after the break is an RLM.
   const hebrew = [{ text: 'Hi שלום עולם' }];
-  breakRtlRunLines(hebrew, [8, 4]);
+  breakRtlRunLines(hebrew, lines(8, 4), []);
   assert.equal(joined(hebrew), 'Hi שלום\u200f\n\u200fעולם');
+});
+
+test('after digits that follow a left-to-right letter, the mark after the break is still an RLM', () => {
+  // " ? % " lies between Arabic digits, which act right to left: so must the mark.
+  const pieces = [{ text: 'Note 𰻞 ١٢٣ ? % ١٢٣ok' }];
+  assert.equal(breakRtlRunLines(pieces, lines(14, 7), []), true);
+  assert.equal(joined(pieces), 'Note 𰻞 ١٢٣ ?\u200f\n\u200f% ١٢٣ok');
 });
 
 test('spaces at a break are all taken, across pieces; other breaks are left alone', () => {
   const pieces = [{ text: 'Google هذا  ' }, { text: ' وصف more words' }];
   // "Google هذا   " | "وصف more " | "words"
-  assert.equal(breakRtlRunLines(pieces, [13, 9, 5]), true);
+  assert.equal(breakRtlRunLines(pieces, lines(13, 9, 5), []), true);
   assert.deepEqual(
     pieces.map((p) => p.text),
     ['Google هذا\u200f\n\u061c', 'وصف more words'],
   );
 });
 
+test('a line ending in an image inside a right-to-left run ends after it; an image on the next line moves with it', () => {
+  const on = () => [{ text: 'Google هذا وصف ' }, { image: true as const }, { text: 'طويل جدا' }];
+  // "Google هذا وصف " then the image: on line 0, the line ends with it; on line 1, it starts that.
+  const ending = on();
+  assert.equal(breakRtlRunLines(ending, lines(15, 8), [14]), true);
+  assert.equal(joined(ending), 'Google هذا وصف 🖼\u200f\n\u061cطويل جدا');
+  const starting = on();
+  assert.equal(breakRtlRunLines(starting, lines(15, 8), [42]), true);
+  assert.equal(joined(starting), 'Google هذا وصف\u200f\n\u061c🖼طويل جدا');
+  // Images the engine did not report one for each: not known, so not cut.
+  assert.equal(breakRtlRunLines(on(), lines(15, 8), []), false);
+});
+
 test('a break at a left-to-right space, or runs that do not add up, change nothing', () => {
   const ltr = [{ text: 'Google هذا more words' }];
-  assert.equal(breakRtlRunLines(ltr, [11, 10]), false);
+  assert.equal(breakRtlRunLines(ltr, lines(11, 10), []), false);
   assert.equal(joined(ltr), 'Google هذا more words');
   const unknown = [{ text: 'Google هذا وصف طويل' }];
-  assert.equal(breakRtlRunLines(unknown, [11, 3]), false);
+  assert.equal(breakRtlRunLines(unknown, lines(11, 3), []), false);
   assert.equal(joined(unknown), 'Google هذا وصف طويل');
 });
