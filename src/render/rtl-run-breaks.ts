@@ -2,8 +2,9 @@
 // trailing space at the level of the run it ends (it skips UAX #9 rule L1), so when an Arabic or
 // Hebrew run wraps in a left-to-right paragraph, the space moves in front of the run and another
 // space of the run is drawn at no width: two of its words are glued. A browser hangs that space.
-// Such paragraphs are laid out once to learn where their lines end; each line that ends in spaces
-// of a right-to-left run then ends with a forced break instead, which draws the lines the browser
+// A line ending in an image (an emoji) inside the run is drawn the same way. Such paragraphs are
+// laid out once to learn where their lines end; each line that ends in spaces or an image of a
+// right-to-left run then ends with a forced break instead, which draws the lines the browser
 // draws. Only the engine's text is changed: the HTML keeps the post's text.
 import bidiFactory from 'bidi-js';
 
