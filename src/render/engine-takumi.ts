@@ -7,7 +7,7 @@
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { imageMarks } from './image-levels.ts';
-import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece } from './rtl-run-breaks.ts';
+import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece, textOf } from './rtl-run-breaks.ts';
 import { insertWordBreaks } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 
@@ -50,8 +50,10 @@ async function engineWith(faces: FontFace[]): Promise<Renderer> {
   return renderer;
 }
 
+type Container = Extract<Node, { type: 'container' }>;
+
 interface Fit {
-  node: Extract<Node, { type: 'container' }>;
+  node: Container;
   width: number;
   /** The text styles the line inherits from the boxes around it: measured alone, it needs them. */
   inherited: Record<string, unknown>;
@@ -62,31 +64,30 @@ interface Fit {
 /** Styles a line's glyphs inherit, and so its width. */
 const INHERITED_TEXT = ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing', 'wordSpacing'];
 
-/** The text nodes and inline images of a block, in logical order (inside its inline spans too). */
-function piecesOf(node: Node): Piece[] {
-  if (node.type === 'text') return [node];
-  if (node.type === 'image') return [{ image: true }];
-  return node.type === 'container' ? (node.children ?? []).flatMap(piecesOf) : [];
+/**
+ * The text nodes and inline images of a block, in logical order (inside its inline spans too),
+ * each with the place it holds in its parent.
+ */
+function slotsOf(block: Container): Array<{ piece: Piece; parent: Container; index: number }> {
+  return (block.children ?? []).flatMap((child, index) => {
+    if (child.type === 'container') return slotsOf(child);
+    if (child.type === 'text') return [{ piece: child, parent: block, index }];
+    return child.type === 'image' ? [{ piece: { image: true } as const, parent: block, index }] : [];
+  });
 }
 
-type Container = Extract<Node, { type: 'container' }>;
+const piecesOf = (block: Container): Piece[] => slotsOf(block).map((s) => s.piece);
 
 /** Puts the marks image-levels.ts asks for before a paragraph's inline images. */
 function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
-  const pieces: Piece[] = [];
-  const slots: Array<{ parent: Container; index: number }> = [];
-  const walk = (parent: Container): void => {
-    for (const [index, child] of (parent.children ?? []).entries()) {
-      if (child.type === 'container') walk(child);
-      else if (child.type === 'text' || child.type === 'image') {
-        pieces.push(child.type === 'text' ? child : { image: true });
-        slots.push({ parent, index });
-      }
-    }
-  };
-  walk(block);
+  const slots = slotsOf(block);
   // From the last, so that the places of those before stay where they were.
-  for (const [i, mark] of [...imageMarks(pieces, dir)].reverse()) {
+  for (const [i, mark] of [
+    ...imageMarks(
+      slots.map((s) => s.piece),
+      dir,
+    ),
+  ].reverse()) {
     const { parent, index } = slots[i];
     parent.children!.splice(index, 0, { type: 'text', text: mark });
   }
@@ -95,17 +96,12 @@ function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
 const WRAPPING = new Set([undefined, 'normal', 'pre-wrap', 'pre-line']);
 
 /** A wrapping left-to-right paragraph with a space inside a right-to-left run (rtl-run-breaks.ts). */
-function wrapsRtlRuns(node: Node, style: Record<string, unknown> | undefined): boolean {
+function wrapsRtlRuns(node: Container, style: Record<string, unknown> | undefined): boolean {
   return (
-    node.type === 'container' &&
     node.dir === 'ltr' &&
     typeof style?.width === 'number' &&
     WRAPPING.has(style.whiteSpace as string | undefined) &&
-    hasSpaceInRtlRun(
-      piecesOf(node)
-        .map((p) => (p.image ? '\ufffc' : p.text))
-        .join(''),
-    )
+    hasSpaceInRtlRun(piecesOf(node).map(textOf).join(''))
   );
 }
 

@@ -4,7 +4,8 @@
 // mark of the image's own direction just before it makes the engine agree; that mark splits no
 // neutral run otherwise, as the run's other characters resolve to the same level. Only the
 // engine's text gets it: the HTML keeps the post's text.
-import { levelsOf, MAYBE_RTL, type Piece, textOf } from './rtl-run-breaks.ts';
+import { levelsOf, type Piece, textOf } from './rtl-run-breaks.ts';
+import { MAYBE_RTL } from './text.ts';
 
 const LRM = '\u200e';
 const RLM = '\u200f';

@@ -7,9 +7,9 @@
 // right-to-left run then ends with a forced break instead, which draws the lines the browser
 // draws. Only the engine's text is changed: the HTML keeps the post's text.
 import bidiFactory from 'bidi-js';
+import { MAYBE_RTL } from './text.ts';
 
 const bidi = bidiFactory();
-export const MAYBE_RTL = /[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 const ASTRAL = /[\u{10000}-\u{10ffff}]/gu;
 /** A character of each bidi class, in the Basic Multilingual Plane. */
 const OF_CLASS: Record<string, string> = {
@@ -23,8 +23,9 @@ const OF_CLASS: Record<string, string> = {
 };
 
 /**
- * The embedding levels of a paragraph, left to right unless told, one per UTF-16 unit. bidi-js reads units, so
- * a character beyond the BMP (Adlam, an emoji) is read as two of a BMP character of its class.
+ * The embedding levels of a paragraph, left to right unless told, one per UTF-16 unit. bidi-js
+ * reads units, so a character beyond the BMP (Adlam, an emoji) is read as two of a BMP character
+ * of its class.
  */
 export function levelsOf(text: string, dir: 'ltr' | 'rtl' = 'ltr'): Uint8Array {
   const read = text.replace(ASTRAL, (ch) => (OF_CLASS[bidi.getBidiCharTypeName(ch)] ?? '!').repeat(2));
@@ -170,14 +171,15 @@ export function breakRtlRunLines(pieces: Piece[], lines: Line[], imageMiddles: n
 /** Replaces the ranges of the joined text; a range's insert goes where it starts. */
 function rewrite(pieces: Piece[], cuts: Cut[]): void {
   const inserted = new Set<Cut>();
+  // From the last, so that earlier offsets in a piece still hold.
+  const fromLast = [...cuts].reverse();
   let offset = 0;
   for (const piece of pieces) {
     const from = offset;
     offset += textOf(piece).length;
     // A cut holds spaces only: never an image.
     if (piece.image) continue;
-    // From the last, so that earlier offsets in the piece still hold.
-    for (const cut of [...cuts].reverse()) {
+    for (const cut of fromLast) {
       const start = Math.max(cut.start, from) - from;
       const end = Math.min(cut.end, offset) - from;
       // A cut of no text inserts at the start of the first piece it is at; others, where they overlap.

@@ -10,7 +10,7 @@ import { span, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
 // Right-to-left blocks, and RLM (U+200F), a strong right-to-left character of its own.
-const MAYBE_RTL = /[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
+export const MAYBE_RTL = /[\u0590-\u08ff\u200f\ufb1d-\ufdff\ufe70-\ufefc\u{10800}-\u{10fff}\u{1e800}-\u{1efff}]/u;
 
 /**
  * The direction of a paragraph from its first strong character outside isolates (UAX #9 P2-P3,

@@ -1,5 +1,5 @@
-// Reads which code points a WOFF or WOFF2 font really has (its cmap), so font selection never picks a
-// face whose declared unicode-range is wider than its glyphs.
+// Reads which code points a WOFF or WOFF2 font really has (its cmap), so font selection never
+// picks a face whose declared unicode-range is wider than its glyphs.
 import { brotliDecompressSync, inflateSync } from 'node:zlib';
 
 function woffTable(woff: Buffer, tag: string): Buffer | null {
