@@ -8,33 +8,38 @@ import type { ImageBytes } from './tree.ts';
 
 const require = createRequire(import.meta.url);
 const DIR = path.join(path.dirname(require.resolve('@discordapp/twemoji/package.json')), 'dist', 'svg');
-let available: Set<string> | null = null;
+let available: Map<string, string> | null = null;
 const cache = new Map<string, ImageBytes | null>();
 
-/** Every sequence Twemoji ships, by its file name (hex code points joined by '-'). */
-export function twemojiNames(): Set<string> {
-  available ??= new Set(
-    fs
-      .readdirSync(DIR)
-      .filter((f) => f.endsWith('.svg'))
-      .map((f) => f.slice(0, -4)),
-  );
+const hexOf = (text: string) => [...text].map((c) => c.codePointAt(0)!.toString(16)).join('-');
+
+/**
+ * Twemoji's files by their sequence without U+FE0F. Its names keep U+FE0F in some ZWJ sequences
+ * (🏳️‍🌈 is 1f3f3-fe0f-200d-1f308), while posts carry every qualification of a sequence: fully,
+ * minimally or not at all (🏳‍🌈), and each is to find the one picture.
+ */
+function filesByBareName(): Map<string, string> {
+  if (!available) {
+    available = new Map();
+    for (const file of fs.readdirSync(DIR)) {
+      if (!file.endsWith('.svg')) continue;
+      const name = file.slice(0, -4);
+      available.set(name.replace(/-fe0f/g, ''), name);
+    }
+  }
   return available;
 }
 
-/** Twemoji's file naming: code points in hex, U+FE0F kept only in some ZWJ sequences. */
-function candidateNames(grapheme: string): string[] {
-  const all = [...grapheme].map((c) => c.codePointAt(0)!.toString(16));
-  const stripped = [...grapheme.replace(/\ufe0f/g, '')].map((c) => c.codePointAt(0)!.toString(16));
-  return [stripped.join('-'), all.join('-')];
+/** Every sequence Twemoji ships, by its file name (hex code points joined by '-'). */
+export function twemojiNames(): Set<string> {
+  return new Set(filesByBareName().values());
 }
 
 /** The Twemoji SVG for one grapheme, or null when Twemoji does not draw it. */
 export function emojiImage(grapheme: string): ImageBytes | null {
   let image = cache.get(grapheme);
   if (image !== undefined) return image;
-  const names = twemojiNames();
-  const name = candidateNames(grapheme).find((n) => names.has(n));
+  const name = filesByBareName().get(hexOf(grapheme.replace(/\ufe0f/g, '')));
   image = name
     ? { key: `emoji:${name}`, mime: 'image/svg+xml', bytes: fs.readFileSync(path.join(DIR, `${name}.svg`)) }
     : null;

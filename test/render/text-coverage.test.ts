@@ -217,6 +217,34 @@ test('every sequence Twemoji ships is drawn as its own image, in runs without sp
   }
 });
 
+test('a ZWJ sequence finds its picture however it is qualified: fully, minimally or not at all', () => {
+  const zwj = [...twemojiNames()].filter((n) => n.includes('200d')).sort();
+  assert.ok(zwj.length > 1000, `${zwj.length} ZWJ sequences`);
+  const fromHex = (hex: string[]) => String.fromCodePoint(...hex.map((h) => parseInt(h, 16)));
+  // Unqualified: no U+FE0F at all (🏳‍🌈). Fully: one after every component without emoji
+  // presentation (🏳️‍🌈, 🕵️‍♂️), which is also what a keyboard may send for those Twemoji names without.
+  const bare = (n: string) => fromHex(n.split('-').filter((h) => h !== 'fe0f'));
+  const full = (n: string) =>
+    n
+      .split('-200d-')
+      .map((part) => {
+        const text = fromHex(part.split('-').filter((h) => h !== 'fe0f'));
+        return /^\p{Emoji_Presentation}/u.test(text) || /\p{Emoji_Modifier}/u.test(text) ? text : `${text}\ufe0f`;
+      })
+      .join('\u200d');
+  for (const qualify of [bare, full]) {
+    const text = zwj.map(qualify).join(' ');
+    const { tree } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
+    const images: string[] = [];
+    walk(tree, (_s, img) => img?.props.image?.key.startsWith('emoji:') && images.push(img.props.image.key));
+    assert.deepEqual(
+      images,
+      zwj.map((n) => `emoji:${n}`),
+      qualify.name,
+    );
+  }
+});
+
 test('scripts without spaces get break opportunities only at word boundaries', () => {
   const thai = 'พจนานุกรมฉบับราชบัณฑิตยสถาน';
   const broken = insertWordBreaks(thai);
