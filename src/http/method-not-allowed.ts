@@ -12,7 +12,8 @@ export function trackRouteMethods(app: FastifyInstance): { close(): void } {
   for (const method of WEBDAV) app.addHttpMethod(method, { hasBody: true });
   const byUrl = new Map<string, Set<string>>();
   app.addHook('onRoute', (route) => {
-    if (route.method === 'OPTIONS' || route.url === '*') return;
+    // The CORS plugin's catch-all OPTIONS route is not a path of ours.
+    if (route.url === '*') return;
     const methods = byUrl.get(route.url) ?? new Set<string>();
     for (const m of [route.method].flat()) methods.add(m);
     // Fastify answers HEAD for every GET route.
@@ -21,12 +22,17 @@ export function trackRouteMethods(app: FastifyInstance): { close(): void } {
   });
   return {
     close() {
-      // OPTIONS stays with the CORS plugin's catch-all route, which answers preflights.
-      const all = app.supportedMethods.filter((m) => m !== 'OPTIONS');
+      // OPTIONS too: the CORS plugin answers preflights in its onRequest hook, before any route,
+      // so what reaches a route is a plain OPTIONS (or CORS is off), which gets 405 like the rest.
+      const all = app.supportedMethods;
       for (const [url, methods] of [...byUrl]) {
         const missing = all.filter((m) => !methods.has(m));
         if (missing.length === 0) continue;
-        const allow = [...methods].sort().join(', ');
+        // An OPTIONS route of ours only carries CORS settings for preflights: not a method to name.
+        const allow = [...methods]
+          .filter((m) => m !== 'OPTIONS')
+          .sort()
+          .join(', ');
         app.route({
           method: missing,
           url,

@@ -243,6 +243,10 @@ test('bad input gets 4xx problem+json, never 500', async (t) => {
   assert.match(unknownParam.json().detail, /verbose/);
   assertProblem(await h.app.inject({ url: '/api/v1/nothing-here' }), 404, 'not_found');
   assertProblem(await h.app.inject({ method: 'DELETE', url: '/api/v1/usage' }), 405, 'method_not_allowed');
+  // OPTIONS that is not a CORS preflight (CORS is off here) is a method like the others.
+  const options = await h.app.inject({ method: 'OPTIONS', url: '/api/v1/screenshot/20' });
+  assertProblem(options, 405, 'method_not_allowed');
+  assert.equal(options.headers.allow, 'GET, HEAD');
 });
 
 test('oversize headers and garbage HTTP get problem+json from a listening server', async (t) => {

@@ -50,8 +50,17 @@ test('HEAD on screenshot and content: the headers of GET, nothing rendered, fetc
     for (const name of COMPARED) assert.equal(head.headers[name], get.headers[name], `${url}: ${name}`);
     assert.equal(Number(get.headers['x-quota-remaining']), remaining - 1, `${url}: HEAD showed the current quota`);
   }
+  // A client that asks for no encoding (curl -I) gets GET's Vary too.
+  for (const format of ['svg', 'html']) {
+    const url = `/api/v1/screenshot/${POST}?format=${format}`;
+    const plain = { 'x-api-key': apiKey };
+    const head = await h.app.inject({ method: 'HEAD', url, headers: plain });
+    const get = await h.app.inject({ url, headers: plain });
+    assert.match(String(get.headers.vary), /accept-encoding/i, url);
+    assert.equal(head.headers.vary, get.headers.vary, `${url}: HEAD's Vary`);
+  }
   const usage = await h.c.quota.usage((await h.c.accounts.getAccount(accountId))!);
-  assert.equal(usage.used, 5, 'only the five GETs were charged');
+  assert.equal(usage.used, 7, 'only the seven GETs were charged');
 });
 
 test('HEAD answers the refusals GET would, from what is known without an upstream fetch', async (t) => {

@@ -63,7 +63,7 @@ function assertDocumented(doc: Doc, method: string, url: string, res: LightMyReq
   const op = operationFor(doc, method, url.split('?')[0]);
   const documented = op.responses[String(res.statusCode)];
   assert.ok(documented, `${where}: status not documented (${Object.keys(op.responses).join(', ')})`);
-  if (res.statusCode === 202) return;
+  if (res.statusCode === 202 || res.statusCode === 304) return;
   const type = String(res.headers['content-type']).split(';')[0];
   const media = documented.content?.[type];
   assert.ok(media, `${where}: ${type} not documented (${Object.keys(documented.content ?? {}).join(', ')})`);
@@ -190,7 +190,14 @@ test('real answers match the document: statuses, media types, JSON bodies, probl
   for (const format of ['svg', 'png', 'html', 'jpeg', 'webp', 'PNG'])
     await check('GET', `/api/v1/screenshot/${TEXT_POST}?format=${format}`, pro);
   const hosted = await check('GET', `/api/v1/screenshot/${TEXT_POST}?returnType=url&format=png`, pro);
-  await check('GET', new URL(hosted.json().url).pathname);
+  const image = new URL(hosted.json().url).pathname;
+  const etag = String((await check('GET', image)).headers.etag);
+  // Conditional and ranged reads of a hosted image.
+  for (const headers of [{ 'if-none-match': etag }, { range: 'bytes=0-9' }, { range: 'bytes=999999999-' }]) {
+    const res = await h.app.inject({ url: image, headers });
+    assertDocumented(doc, 'GET', image, res);
+    statuses.push(res.statusCode);
+  }
   await check('GET', '/images/nothing.png');
   await check('GET', `/api/v1/screenshot/${TEXT_POST}?returnType=url`, free.apiKey);
   await check('GET', `/api/v1/screenshot/${TEXT_POST}?format=gif`, pro);
@@ -228,7 +235,7 @@ test('real answers match the document: statuses, media types, JSON bodies, probl
   }
   assert.deepEqual(
     [...new Set(statuses)].sort(),
-    [200, 400, 401, 403, 404, 415],
+    [200, 206, 304, 400, 401, 403, 404, 415, 416],
     'the sample covers successes and each kind of refusal',
   );
 });

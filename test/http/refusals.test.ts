@@ -43,6 +43,8 @@ test('framework-level refusals are problem+json with X-Request-Id and security h
     ['PUT', `/api/v1/content/${TEXT_POST}`, 'GET, HEAD'],
     ['GET', '/api/v1/content/tweets', 'POST'],
     ['PATCH', `/images/${'a'.repeat(64)}.png`, 'GET, HEAD'],
+    // OPTIONS on an API path when CORS is off (hosted images answer any OPTIONS as a preflight).
+    ['OPTIONS', '/api/v1/usage', 'GET, HEAD'],
     ['TRACE', '/api/v1/screenshot/1', 'GET, HEAD'],
     ['PROPFIND', '/api/v1/screenshot/1', 'GET, HEAD'],
     ['SEARCH', '/api/v1/usage', 'GET, HEAD'],

@@ -54,6 +54,10 @@ export const readySchema = {
   },
 };
 
+const IMAGE_CONTENT = Object.fromEntries(
+  Object.values(CONTENT_TYPES).map((t) => [t.split(';')[0], { schema: Type.String({ format: 'binary' }) }]),
+);
+
 export const imageSchema = {
   operationId: 'getHostedImage',
   tags: ['Screenshots'],
@@ -65,11 +69,25 @@ export const imageSchema = {
   response: {
     200: {
       description: 'The stored bytes.',
+      headers: { ...REQUEST_ID_HEADER, ETag: Type.String({ description: 'The content hash, quoted.' }) },
+      content: IMAGE_CONTENT,
+    },
+    206: {
+      description: 'One byte range of the image (`Range: bytes=…`, honoured unless `If-Range` names another).',
+      headers: {
+        ...REQUEST_ID_HEADER,
+        'Content-Range': Type.String({ description: '`bytes start-end/size`' }),
+      },
+      content: IMAGE_CONTENT,
+    },
+    304: {
+      description: 'The copy named by `If-None-Match` or `If-Modified-Since` is current; no body.',
       headers: REQUEST_ID_HEADER,
-      content: Object.fromEntries(
-        Object.values(CONTENT_TYPES).map((t) => [t.split(';')[0], { schema: Type.String({ format: 'binary' }) }]),
-      ),
     },
     ...problemResponses({ 404: ['not_found'] }),
+    ...problemResponses(
+      { 416: ['range_not_satisfiable'] },
+      { 'Content-Range': Type.String({ description: '`bytes */size`' }) },
+    ),
   },
 };
