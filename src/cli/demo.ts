@@ -114,6 +114,8 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
   );
   io.out(`\nSample post ids: ${samples.join(' ')}`);
   if (own && checked) io.out(`Your post ids (${own.root}): ${checked.ids.join(' ')}`);
+  // The customer flow (/account) e-mails its sign-in links: with no SMTP they are files here.
+  io.out(`Data, and the e-mails it would send (sign-in links, quota notices): ${dataDir} (mail/)`);
   io.out('Ctrl-C stops the demo and removes its data.');
 
   return new Promise<number>((resolve) => {

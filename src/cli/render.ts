@@ -39,7 +39,12 @@ export async function runRenderCommand(
     const file = flags.output && typeof flags.output === 'string' ? flags.output : `${parsed.id}.${options.format}`;
     if (file === '-') process.stdout.write(rendered.bytes);
     else {
-      fs.writeFileSync(file, rendered.bytes);
+      try {
+        fs.writeFileSync(file, rendered.bytes);
+      } catch (err) {
+        // A path that cannot be written is the caller's to fix, said in one line like any other.
+        throw new CliError(`cannot write ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      }
       io.out(`wrote ${file} (${rendered.bytes.length} bytes, ${options.format}, ${options.theme})`);
     }
     return 0;

@@ -162,6 +162,16 @@ test('postshot render writes a PNG from the configured sources', async (t) => {
   const missing = await cli({ POSTSHOT_DATA_DIR: dir, ...upstream.env }, 'render', '42');
   assert.equal(missing.code, 1);
   assert.match(missing.err, /not found/);
+  const unwritable = path.join(dir, 'no-such-folder', 'card.png');
+  const cannot = await cli(
+    { POSTSHOT_DATA_DIR: dir, ...upstream.env },
+    'render',
+    '1900000000000000008',
+    '-o',
+    unwritable,
+  );
+  assert.equal(cannot.code, 1);
+  assert.equal(cannot.err.trim(), `postshot: cannot write ${unwritable}: ENOENT`);
 });
 
 /** Starts `postshot demo` with `args` and resolves once it has printed its key and curl lines. */
@@ -211,6 +221,26 @@ test('postshot demo serves the samples offline and prints working curl lines', a
     });
     assert.equal(png.headers.get('content-type'), 'image/png');
     assert.ok(out.includes(`curl -s -H 'X-API-KEY: ${key}' ${base}/api/v1/usage`));
+    // A customer signing in on the demo finds the link where the demo says its e-mails go.
+    const mailDir = path.join(/e-mails it would send .*: (\S+) \(mail\/\)/.exec(out)![1], 'mail');
+    const form = await fetch(`${base}/account/sign-in`);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())![1];
+    const sent = await fetch(`${base}/account/sign-in`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: form.headers.getSetCookie().join('; ') },
+      body: new URLSearchParams({ _csrf: csrf, email: 'new@example.com' }),
+      redirect: 'manual',
+    });
+    assert.ok(sent.status < 400, `sign-in form: ${sent.status}`);
+    // Mail leaves through the outbox, a moment after the answer.
+    const linkSent = () =>
+      fs.existsSync(mailDir) &&
+      fs
+        .readdirSync(mailDir)
+        .filter((f) => f.endsWith('.eml'))
+        .some((f) => /new@example\.com[\s\S]*\/account\/verify/.test(fs.readFileSync(path.join(mailDir, f), 'utf8')));
+    for (let i = 0; i < 100 && !linkSent(); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(linkSent(), `the sign-in link is in ${mailDir}`);
   } finally {
     child.kill('SIGTERM');
   }
