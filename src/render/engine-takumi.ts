@@ -6,6 +6,7 @@
 // images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
+import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
 import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece, textOf } from './rtl-run-breaks.ts';
 import { insertWordBreaks } from './word-breaks.ts';
@@ -126,7 +127,10 @@ function toNode(
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
     children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
-  if (dir) markImages(node, dir);
+  if (dir) {
+    separateImagesFromLetters(piecesOf(node));
+    markImages(node, dir);
+  }
   if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
   else if (wrapsRtlRuns(node, style))
     fits.push({ node, width: style!.width as number, inherited: inside, wraps: true });

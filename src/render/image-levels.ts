@@ -9,6 +9,12 @@ import { MAYBE_RTL } from './text.ts';
 
 const LRM = '\u200e';
 const RLM = '\u200f';
+/**
+ * Boundary neutrals (UAX #9 class BN) a post may hold: ZWSP, the joiners, word joiner, soft
+ * hyphen. The algorithm sets them aside; the engine gives them the level before them, as it does
+ * an image, so the level before an image is that of the last character that is not one.
+ */
+const BOUNDARY_NEUTRAL = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
 
 /** The marks the images of a paragraph need before them, by their index in `pieces`. */
 export function imageMarks(pieces: Piece[], dir: 'ltr' | 'rtl'): Map<number, string> {
@@ -20,11 +26,16 @@ export function imageMarks(pieces: Piece[], dir: 'ltr' | 'rtl'): Map<number, str
   let at = 0;
   let before = dir === 'rtl' ? 1 : 0;
   pieces.forEach((piece, i) => {
-    const length = textOf(piece).length;
+    const own = textOf(piece);
     if (piece.image && levels[at] !== before) marks.set(i, levels[at] % 2 === 1 ? RLM : LRM);
-    // The level of what comes before the next piece: the last unit of text, or the image's mark.
-    if (length > 0) before = levels[at + length - 1];
-    at += length;
+    // The level of what comes before the next piece: its last unit that is not a boundary
+    // neutral, or the image's mark.
+    for (let k = own.length - 1; k >= 0; k--) {
+      if (BOUNDARY_NEUTRAL.test(own[k])) continue;
+      before = levels[at + k];
+      break;
+    }
+    at += own.length;
   });
   return marks;
 }

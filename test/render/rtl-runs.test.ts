@@ -71,8 +71,23 @@ test('an emoji between Arabic and Latin sits between them, as in Chromium, in bo
   for (const [label, text] of [
     ['ltr', 'Short: يوماً سعيداً والنجاح🎯 good morning!'],
     ['rtl', 'هذا hello world💕, عالم جميل'],
+    ['after-zwsp', 'Attached: صباح الخير\u200b☕️ good morning!'],
   ]) {
     await assertHtmlMatchesPng(t, `emoji-between-${label}`, corpusPost('emoji', { text }), new Map(), 'light', {
+      width: 480,
+    });
+  }
+});
+
+// An emoji inside a word of a joining script: a browser shapes each side as a word's end and
+// start; the engine shaped through the image, so the letter before it kept its joining form.
+test('letters beside an emoji take their end and start forms, as in Chromium: Arabic, Syriac, names', async (t) => {
+  for (const [label, text, name] of [
+    ['arabic', 'السعوديه🇸🇦بلادي محبه❤️كبيرة بيت🇪🇬بيت😀بيتٌ💚بيت', undefined],
+    ['syriac', 'ܫܠܡܐ😀ܫܠܡܐ', undefined],
+    ['name', 'Hello', 'محمد🌙العربي'],
+  ] as const) {
+    await assertHtmlMatchesPng(t, `emoji-in-word-${label}`, corpusPost('emoji', { text, name }), new Map(), 'light', {
       width: 480,
     });
   }

@@ -25,3 +25,12 @@ test('an image at the level of the text before it needs nothing', () => {
 test('images in a row after a right-to-left word: the first gets the mark, the rest follow it', () => {
   assert.deepEqual(marks([{ text: 'Hi والنجاح' }, IMAGE, IMAGE, { text: ' good' }], 'ltr'), { 1: '\u200e' });
 });
+
+test('a boundary neutral before the image (ZWSP, ZWNJ, word joiner, soft hyphen) does not hide the word before it', () => {
+  for (const bn of ['\u200b', '\u200c', '\u2060', '\u00ad'])
+    assert.deepEqual(
+      marks([{ text: `Attached: صباح الخير${bn}` }, IMAGE, { text: ' good morning!' }], 'ltr'),
+      { 1: '\u200e' },
+      `U+${bn.codePointAt(0)!.toString(16)}`,
+    );
+});
