@@ -273,7 +273,7 @@ const MAX_SIDE: Record<RasterFormat, number> = {
 
 /**
  * Renders at `scale`, or, for a card too large for the engine or its format's encoder
- * (MAX_PIXELS, MAX_SIDE), at the largest scale in hundredths that fits.
+ * (MAX_PIXELS, MAX_SIDE), at the largest scale that fits: in sixteenths from 1 up, else hundredths.
  */
 async function renderScaled(renderer: Renderer, card: EngineCard, scale: number, format: RasterFormat, quality = 90) {
   const { node, images } = await prepare(renderer, card);
@@ -302,7 +302,10 @@ async function renderScaled(renderer: Renderer, card: EngineCard, scale: number,
         Math.sqrt(MAX_PIXELS[format] / Math.max(1, width * height)),
       );
       if (fit >= 1) break;
-      at = Math.floor(at * fit * 100) / 100;
+      // Sixteenths from 1 up: at scales between them (1.83, 1.86) the engine drew emoji ever
+      // slower as the card grew, minutes for a note of emoji, where a sixteenth draws it in seconds.
+      const fitted = at * fit;
+      at = fitted >= 1 ? Math.floor(fitted * 16) / 16 : Math.floor(fitted * 100) / 100;
     }
     return at;
   };
