@@ -87,6 +87,12 @@ export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }
   for (const { segment } of segmenter.segment(text)) {
     if (isEmoji(segment)) {
       push(true, segment);
+    } else if (segment.includes('\u200d') && CANDIDATE.test(segment)) {
+      // A sequence Twemoji does not draw (🐱‍👤, 😀‍😀, a chain of joiners) is drawn as its parts,
+      // as X's Twemoji shows it, rather than as one box.
+      for (const part of segment.split('\u200d')) {
+        if (part) push(isEmoji(part), part);
+      }
     } else if (MODIFIER.test(segment)) {
       // A skin-tone swatch after anything but an emoji joins that grapheme: it is drawn on its own.
       for (const piece of segment.split(MODIFIER_SPLIT)) {

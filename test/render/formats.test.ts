@@ -56,7 +56,9 @@ test('a card too large at its scale is drawn at a sixteenth step, where emoji st
   // Between sixteenths (2.52, 1.86) the engine drew each emoji slower the more it had drawn:
   // 650 lines of emoji at 3x took 27 s, past the render timeout.
   const post = corpusPost('emoji', { text: `${'😀'.repeat(10)}\n`.repeat(300) });
-  const png = PNG.sync.read((await renderCard(post, new Map(), { format: 'png', theme: 'light', scale: 3, width: 1000 })).bytes);
+  const png = PNG.sync.read(
+    (await renderCard(post, new Map(), { format: 'png', theme: 'light', scale: 3, width: 1000 })).bytes,
+  );
   assert.ok(png.width < 3000 && png.width * png.height <= 60e6, `${png.width}×${png.height}`);
   const sixteenths = (png.width / 1000) * 16;
   assert.ok(Math.abs(sixteenths - Math.round(sixteenths)) < 0.02, `${png.width} px wide: 1,000 px at a sixteenth step`);

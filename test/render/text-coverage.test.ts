@@ -328,3 +328,18 @@ test('NEL and the line and paragraph separators break the line as LF does; in a 
   const png = async (p: Post) => (await renderCard(p, new Map(), { format: 'png', theme: 'light', scale: 1 })).bytes;
   assert.ok((await png(other)).equals(await png(clean)));
 });
+
+test('a ZWJ sequence Twemoji does not draw is drawn as its parts, with no box', () => {
+  const text = `Ninja 🐱\u200d👤 pair 😀\u200d😀 chain ${'👩\u200d'.repeat(100)}👩 end`;
+  const { tree, fonts } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
+  const images: string[] = [];
+  walk(tree, (_s, img) => img?.props.image?.key.startsWith('emoji:') && images.push(img.props.image.key));
+  assert.deepEqual(images, [
+    'emoji:1f431',
+    'emoji:1f464',
+    'emoji:1f600',
+    'emoji:1f600',
+    ...Array(101).fill('emoji:1f469'),
+  ]);
+  assert.deepEqual(fonts.missing, []);
+});
