@@ -3,6 +3,21 @@ import type { Post } from '../sources/post.ts';
 
 /** X shows this many characters of a long post before "Show more". */
 export const VISIBLE_LENGTH = 280;
+/** How far a cut may move back to a space or before an entity rather than cut a word or link. */
+const NEAR = 40;
+
+const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
+
+/** The last grapheme boundary at or before `end` code points (a family emoji is not split). */
+function graphemeStart(text: string, end: number): number {
+  let at = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const next = at + Array.from(segment).length;
+    if (next > end) return at;
+    at = next;
+  }
+  return at;
+}
 
 /**
  * The post's text cut at X's visible length (at a word boundary when one is near) with an
@@ -19,10 +34,12 @@ export function cutText(post: Pick<Post, 'text' | 'entities'>): Pick<Post, 'text
   // Back up to the last space unless that would drop a long stretch (scripts without spaces).
   if (space > 0) {
     const at = Array.from(cps.join('').slice(0, space)).length;
-    if (at > VISIBLE_LENGTH - 40) end = at;
+    if (at > VISIBLE_LENGTH - NEAR) end = at;
   }
-  // An entity the cut falls inside is cut before it, so no link shows half its text.
-  for (const e of post.entities) if (e.start < end && e.end > end) end = e.start;
+  // An entity the cut falls inside is cut before it, so no link shows half its text; one that
+  // starts far back (a hashtag of hundreds of letters) is cut as plain text instead.
+  for (const e of post.entities) if (e.start < end && e.end > end && end - e.start <= NEAR) end = e.start;
+  end = graphemeStart(cps.slice(0, end + 16).join(''), end);
   const text = `${cps.slice(0, end).join('').trimEnd()}…`;
   return { text, entities: post.entities.filter((e) => e.end <= end) };
 }

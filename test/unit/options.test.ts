@@ -153,3 +153,16 @@ test('showFullText=false cuts at X visible length, on a word, never inside an en
   assert.equal(withLink.entities.length, 0);
   assert.ok(!withLink.text.includes('https'));
 });
+
+test('showFullText=false never splits an emoji sequence, and a hashtag of hundreds of letters is cut as text', () => {
+  // A family emoji (seven code points) across the 280th: it goes whole, before the ellipsis.
+  const family = '👨\u200d👩\u200d👧\u200d👦';
+  const cut = cutText({ text: `${'日'.repeat(276)}${family}${'本'.repeat(20)}`, entities: [] })!;
+  assert.equal(cut.text, `${'日'.repeat(276)}…`);
+  // An entity that starts far before the cut: cutting before it would leave nothing but "…".
+  const text = `#${'وسم'.repeat(120)} end`;
+  const tag = { type: 'hashtag' as const, start: 0, end: 361, tag: 'وسم'.repeat(120) };
+  const long = cutText({ text, entities: [tag] })!;
+  assert.equal(Array.from(long.text).length, VISIBLE_LENGTH + 1);
+  assert.deepEqual(long.entities, []);
+});
