@@ -32,9 +32,18 @@ export function levelsOf(text: string, dir: 'ltr' | 'rtl' = 'ltr'): Uint8Array {
   return bidi.getEmbeddingLevels(read, dir).levels;
 }
 
-/** Whether a space of this left-to-right paragraph lies inside a right-to-left run. */
+/**
+ * Explicit embeddings, overrides and isolates. A forced break ends a paragraph, and with it every
+ * one of these still open: text after the break would be ordered as if they were not there.
+ */
+const EXPLICIT = /[\u202a-\u202e\u2066-\u2069]/;
+
+/**
+ * Whether a space of this left-to-right paragraph lies inside a right-to-left run (and its lines
+ * can be ended with forced breaks: it holds no explicit embedding).
+ */
 export function hasSpaceInRtlRun(text: string): boolean {
-  if (!MAYBE_RTL.test(text) || !text.includes(' ')) return false;
+  if (!MAYBE_RTL.test(text) || !text.includes(' ') || EXPLICIT.test(text)) return false;
   const levels = levelsOf(text);
   for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) if (levels[i] % 2 === 1) return true;
   return false;

@@ -13,6 +13,9 @@ test('a space inside a right-to-left run of a left-to-right paragraph is found',
   assert.equal(hasSpaceInRtlRun('Google هذا'), false, 'one right-to-left word: its spaces are left-to-right');
   assert.equal(hasSpaceInRtlRun('Google هذا and وصف'), false);
   assert.equal(hasSpaceInRtlRun('plain English text'), false);
+  // A forced break would end an override, embedding or isolate still open: such text is left as it is.
+  for (const open of ['\u202e', '\u202b', '\u2067', '\u2068'])
+    assert.equal(hasSpaceInRtlRun(`Hi ${open}هذا وصف طويل and more`), false, `U+${open.codePointAt(0)!.toString(16)}`);
 });
 
 test('runs are counted line by line, however far a script sits from its line', () => {
