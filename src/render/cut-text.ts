@@ -39,7 +39,8 @@ export function cutText(post: Pick<Post, 'text' | 'entities'>): Pick<Post, 'text
   // An entity the cut falls inside is cut before it, so no link shows half its text; one that
   // starts far back (a hashtag of hundreds of letters) is cut as plain text instead.
   for (const e of post.entities) if (e.start < end && e.end > end && end - e.start <= NEAR) end = e.start;
-  end = graphemeStart(cps.slice(0, end + 16).join(''), end);
+  // Whether a boundary falls after a code point depends on it and what precedes it only.
+  end = graphemeStart(cps.slice(0, end + 1).join(''), end);
   const text = `${cps.slice(0, end).join('').trimEnd()}…`;
   return { text, entities: post.entities.filter((e) => e.end <= end) };
 }

@@ -79,9 +79,13 @@ function slotsOf(block: Container): Array<{ piece: Piece; parent: Container; ind
 
 const piecesOf = (block: Container): Piece[] => slotsOf(block).map((s) => s.piece);
 
-/** Puts the marks image-levels.ts asks for before a paragraph's inline images. */
+/**
+ * Separates a paragraph's inline images from joining letters (image-joins.ts) and puts the marks
+ * image-levels.ts asks for before them.
+ */
 function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
   const slots = slotsOf(block);
+  separateImagesFromLetters(slots.map((s) => s.piece));
   // From the last, so that the places of those before stay where they were.
   for (const [i, mark] of [
     ...imageMarks(
@@ -127,10 +131,7 @@ function toNode(
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
     children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
-  if (dir) {
-    separateImagesFromLetters(piecesOf(node));
-    markImages(node, dir);
-  }
+  if (dir) markImages(node, dir);
   if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
   else if (wrapsRtlRuns(node, style))
     fits.push({ node, width: style!.width as number, inherited: inside, wraps: true });

@@ -4,17 +4,11 @@
 // mark of the image's own direction just before it makes the engine agree; that mark splits no
 // neutral run otherwise, as the run's other characters resolve to the same level. Only the
 // engine's text gets it: the HTML keeps the post's text.
-import { levelsOf, type Piece, textOf } from './rtl-run-breaks.ts';
+import { isBoundaryNeutral, levelsOf, type Piece, textOf } from './rtl-run-breaks.ts';
 import { MAYBE_RTL } from './text.ts';
 
 const LRM = '\u200e';
 const RLM = '\u200f';
-/**
- * Boundary neutrals (UAX #9 class BN) a post may hold: ZWSP, the joiners, word joiner, soft
- * hyphen. The algorithm sets them aside; the engine gives them the level before them, as it does
- * an image, so the level before an image is that of the last character that is not one.
- */
-const BOUNDARY_NEUTRAL = /[\u00ad\u180e\u200b-\u200d\u2060-\u2064\ufeff]/;
 
 /** The marks the images of a paragraph need before them, by their index in `pieces`. */
 export function imageMarks(pieces: Piece[], dir: 'ltr' | 'rtl'): Map<number, string> {
@@ -29,9 +23,10 @@ export function imageMarks(pieces: Piece[], dir: 'ltr' | 'rtl'): Map<number, str
     const own = textOf(piece);
     if (piece.image && levels[at] !== before) marks.set(i, levels[at] % 2 === 1 ? RLM : LRM);
     // The level of what comes before the next piece: its last unit that is not a boundary
-    // neutral, or the image's mark.
+    // neutral, or the image's mark. The algorithm sets those neutrals aside (bidi-js gives them
+    // level 0); the engine gives them the level before them, as it does an image.
     for (let k = own.length - 1; k >= 0; k--) {
-      if (BOUNDARY_NEUTRAL.test(own[k])) continue;
+      if (isBoundaryNeutral(own[k])) continue;
       before = levels[at + k];
       break;
     }

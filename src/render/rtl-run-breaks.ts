@@ -22,6 +22,9 @@ const OF_CLASS: Record<string, string> = {
   BN: '\u200b',
 };
 
+/** Whether a character is a boundary neutral (UAX #9 class BN: ZWSP, joiners, soft hyphen...). */
+export const isBoundaryNeutral = (ch: string) => bidi.getBidiCharTypeName(ch) === 'BN';
+
 /**
  * The embedding levels of a paragraph, left to right unless told, one per UTF-16 unit. bidi-js
  * reads units, so a character beyond the BMP (Adlam, an emoji) is read as two of a BMP character
