@@ -115,20 +115,23 @@ async function main() {
     POSTSHOT_RATE_LIMITS: 'free=100000000,pro=100000000,pro_plus=100000000,business=100000000',
     POSTSHOT_RENDER_CACHE_MB: '0',
   };
-  // Quota stays on: enough business accounts that the load never runs out of credits.
+  // Quota stays on: enough business accounts that the load never runs out of credits. The
+  // sequential phases have a key of their own, which the load phases' rotation leaves alone.
   const store = await openAccountStore(loadConfig(env));
   const keys: string[] = [];
-  for (let i = 0; i < 30; i++) {
+  for (let i = 0; i < 120; i++) {
     const r = await createAccountWithKey(store, { email: `bench${i}@example.com`, plan: 'business' }, Date.now());
     if (r.ok) keys.push(r.value.apiKey);
   }
   await store.close();
+  const sequentialKey = keys.pop();
+  if (!sequentialKey) throw new Error('no bench account could be created');
   const service = await startService(env);
   const peakMemory = samplePeakMemory(service.child.pid!);
   // One kept-alive connection, as an HTTP client library would hold it.
   const connection = new HttpConnection(service.url);
   const get = async (p: string): Promise<Buffer> => {
-    const { status, body } = await connection.request({ path: p, headers: { 'x-api-key': keys[0] } });
+    const { status, body } = await connection.request({ path: p, headers: { 'x-api-key': sequentialKey } });
     if (status !== 200) throw new Error(`${p}: ${status} ${body.toString().slice(0, 200)}`);
     return body;
   };
