@@ -9,7 +9,7 @@ import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
 import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece, textOf } from './rtl-run-breaks.ts';
-import { insertWordBreaks } from './word-breaks.ts';
+import { insertWordBreaks, splitKanaRuns } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 
 export interface EngineCard {
@@ -110,13 +110,33 @@ function wrapsRtlRuns(node: Container, style: Record<string, unknown> | undefine
   );
 }
 
+/**
+ * A string as the engine's text: in a wrapping block, its runs of Japanese with small kana as
+ * spans of their own (splitKanaRuns); a line to cut (fitLine) keeps it one text node.
+ */
+function toText(text: string, wraps: boolean): Node {
+  const pieces = wraps ? splitKanaRuns(text) : [];
+  if (pieces.length < 2 && !pieces[0]?.kana) return { type: 'text', text: insertWordBreaks(text) };
+  return {
+    type: 'container',
+    style: { display: 'inline' },
+    children: pieces.map(({ text, kana }): Node => {
+      const node: Node = { type: 'text', text: insertWordBreaks(text) };
+      return kana
+        ? { type: 'container', style: { display: 'inline', wordBreak: 'break-all' }, children: [node] }
+        : node;
+    }),
+  };
+}
+
 function toNode(
   child: Child,
   images: Map<string, ImageBytes>,
   fits: Fit[],
   inherited: Record<string, unknown> = {},
+  wraps = true,
 ): Node {
-  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(child) };
+  if (typeof child === 'string') return toText(child, wraps);
   const { style, children, image, dir, lang, fitWidth } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);
@@ -129,7 +149,7 @@ function toNode(
     ...(dir ? { dir } : {}),
     ...(lang ? { lang } : {}),
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
-    children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
+    children: (children ?? []).map((c) => toNode(c, images, fits, inside, wraps && fitWidth === undefined)),
   };
   if (dir) markImages(node, dir);
   if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });

@@ -30,14 +30,22 @@ export function directionOf(text: string, fallback: 'ltr' | 'rtl' = 'ltr'): 'ltr
   return fallback;
 }
 
+// The half-width (semi-)voiced marks (ｹﾞ) join the grapheme before them but are drawn on their
+// own. The CJK packages' subsets put a mark and the kana before it in different files, and a
+// browser and the engine draw a grapheme from one font: a word joiner makes it a grapheme alone.
+const DRAWN_APART = /(?<=[^\s\u2060])(?=[\uff9e\uff9f])/gu;
+
 /**
  * Text as drawn: composed (NFC: text pasted from macOS arrives decomposed, and a base letter and
- * its mark then come from one font), without U+FEFF (a byte-order mark, invisible on X), and a
- * character no font draws replaced by its compatibility form when fonts draw that (a CJK
- * compatibility ideograph by its unified form).
+ * its mark then come from one font), without U+FEFF (a byte-order mark, invisible on X), marks
+ * drawn apart from their grapheme (DRAWN_APART), and a character no font draws replaced by its
+ * compatibility form when fonts draw that (a CJK compatibility ideograph by its unified form).
  */
 export function cleanText(text: string): string {
-  const composed = text.normalize('NFC').replace(/\ufeff/g, '');
+  const composed = text
+    .normalize('NFC')
+    .replace(/\ufeff/g, '')
+    .replace(DRAWN_APART, '\u2060');
   return BEYOND_PUNCTUATION.test(composed)
     ? composed.replace(BEYOND_PUNCTUATION_ALL, (ch, emoji?: string) => (emoji ? ch : substitute(ch)))
     : composed;

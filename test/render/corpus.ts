@@ -104,6 +104,14 @@ export const CORPUS: Record<string, Entry> = {
     lang: 'ja',
     text: '東京の美術館で新しい展示が始まりました。ぜひお越しください！\n서울에서 만나요! 한국어 문장도 잘 보입니다.',
   },
+  // Small kana and ー, where a browser breaks lines and the engine by default does not; half-width
+  // katakana with voiced marks, which the font packages keep in other files than the kana.
+  japanese: {
+    name: 'ﾊﾟｿｺﾝ ｼｮｯﾌﾟ 秋葉原店',
+    handle: 'pasokon_shop',
+    lang: 'ja',
+    text: '新しいノートパソコンを買いました！キーボードがちょっと小さいけど、ディスプレイはとてもきれいです。ｹﾞｰﾑもｻｸｻｸ動きます。週末はショッピングモールでコーヒーを飲みながら、プログラミングの勉強をしよう。iPhoneのバックアップも忘れずに。',
+  },
   'names-and-marks': {
     name: '𝐌𝐚𝐭𝐡 𝘕𝘢𝘮𝘦 𝓢𝓬𝓻𝓲𝓹𝓽 ⅓',
     handle: 'mathnames',

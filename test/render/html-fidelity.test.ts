@@ -97,6 +97,14 @@ for (const [key, text] of [
   });
 }
 
+// Before small kana and ー a browser breaks as before any kana; at these widths the lines of the
+// Japanese post end before them.
+for (const width of [300, 400]) {
+  test(`HTML in Chromium matches the PNG: Japanese lines ending before small kana and ー at ${width} px`, async (t) => {
+    await assertHtmlMatchesPng(t, `japanese-${width}`, corpusPost('japanese'), new Map(), 'light', { width });
+  });
+}
+
 // Scripts without spaces run into Latin letters and digits: the engine broke at each meeting,
 // Chromium does not (one line more on these cards); beside ideographs both break.
 for (const [label, text] of [
