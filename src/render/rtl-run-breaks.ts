@@ -42,13 +42,21 @@ export function levelsOf(text: string, dir: 'ltr' | 'rtl' = 'ltr'): Uint8Array {
 const EXPLICIT = /[\u202a-\u202e\u2066-\u2069]/;
 
 /**
+ * The spaces the engine glues words at: U+0020 and the ideographic space. It lays out a line
+ * ending in a thin or an en space (U+2000-U+200A) as a browser does.
+ */
+const SPACE = '[ \u3000]';
+const BREAKING_SPACES = new RegExp(SPACE);
+const ALL_BREAKING_SPACES = new RegExp(SPACE, 'g');
+
+/**
  * Whether a space of this left-to-right paragraph lies inside a right-to-left run (and its lines
  * can be ended with forced breaks: it holds no explicit embedding).
  */
 export function hasSpaceInRtlRun(text: string): boolean {
-  if (!MAYBE_RTL.test(text) || !text.includes(' ') || EXPLICIT.test(text)) return false;
+  if (!MAYBE_RTL.test(text) || !BREAKING_SPACES.test(text) || EXPLICIT.test(text)) return false;
   const levels = levelsOf(text);
-  for (let i = text.indexOf(' '); i >= 0; i = text.indexOf(' ', i + 1)) if (levels[i] % 2 === 1) return true;
+  for (const space of text.matchAll(ALL_BREAKING_SPACES)) if (levels[space.index] % 2 === 1) return true;
   return false;
 }
 
@@ -173,7 +181,7 @@ export function breakRtlRunLines(pieces: Piece[], lines: Line[], imageMiddles: n
       continue;
     }
     let start = end;
-    while (start > 0 && text[start - 1] === ' ') start--;
+    while (start > 0 && BREAKING_SPACES.test(text[start - 1])) start--;
     if (start < end && levels[end - 1] % 2 === 1) cutAt(start, end);
   }
   rewrite(pieces, cuts);

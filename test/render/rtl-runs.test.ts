@@ -23,6 +23,9 @@ const TEXTS = {
   'mix-digits-after-han':
     'Note: ١٢٣هذا « الكتاب works ١٢٣ الكتاب هذا ( هذا עולם١٢٣ ( ? ?עולם«الكتابworks 𰻞 ١٢٣ ? % ١٢٣works 𰻞 « 🇪🇬«עולם works🇪🇬 ١٢٣ هذاעולם (',
   'mix-flag-ends-line': 'Note: ? الكتاب( works« «هذا works🇪🇬 « « الكتاب الكتاب 🇪🇬هذاهذا % ١٢٣?١٢٣% هذاworks هذا',
+  // Ideographic spaces between the words of the run, as after a Japanese sentence.
+  'arabic-ideographic-spaces':
+    'Note: هذا\u3000وصف\u3000طويل\u3000جدا\u3000للصفحة\u3000الرئيسية\u3000للموقع\u3000الرسمي\u3000باللغة done',
   'hebrew-currency': 'Sale: מבצע ב-15% הנחה, רק היום! מחיר: ₪99 (במקום ₪120). הזמינו עכשיו: www.example.co.il ותיהנו.',
 };
 
