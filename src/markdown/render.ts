@@ -1,5 +1,5 @@
 import { checkMediaUrl } from '../sources/media.ts';
-import { segmentText, type Media, type Post } from '../sources/post.ts';
+import { pollTotal, segmentText, type Media, type Post } from '../sources/post.ts';
 
 export interface MarkdownOptions {
   includeStats: boolean;
@@ -143,7 +143,7 @@ function mediaLines(media: Media[]): string[] {
 
 function pollLines(post: Post): string[] {
   const poll = post.poll!;
-  const total = poll.totalVotes ?? poll.choices.reduce((s, c) => s + (c.votes ?? 0), 0);
+  const total = pollTotal(poll);
   return poll.choices.map((c) => {
     const label = escapeOneLine(c.label);
     if (c.votes === undefined) return `- ${label}`;

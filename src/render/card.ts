@@ -1,6 +1,6 @@
 // Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
 import { cutMarked } from '../sources/limits.ts';
-import type { LinkCard, Media, Poll, Post } from '../sources/post.ts';
+import { type LinkCard, type Media, type Poll, type Post, pollTotal } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { cutText } from './cut-text.ts';
 import { countsRow } from './counters.ts';
@@ -183,7 +183,7 @@ function replyLine(ctx: CardContext, handle: string, width: number): El {
 }
 
 function pollBlock(ctx: CardContext, poll: Poll): El {
-  const total = poll.totalVotes ?? poll.choices.reduce((s, c) => s + (c.votes ?? 0), 0);
+  const total = pollTotal(poll);
   const max = Math.max(...poll.choices.map((c) => c.votes ?? 0));
   const rows = poll.choices.map((c) => {
     const pct = total > 0 && c.votes !== undefined ? (c.votes / total) * 100 : 0;

@@ -38,6 +38,17 @@ export interface Poll {
   final?: boolean;
 }
 
+/**
+ * The votes a poll's shares are of: its total, unless its choices add up to more (an upstream
+ * total older than its counts), so that no share is over 100 %.
+ */
+export function pollTotal(poll: Poll): number {
+  return Math.max(
+    poll.totalVotes ?? 0,
+    poll.choices.reduce((sum, c) => sum + (c.votes ?? 0), 0),
+  );
+}
+
 export interface LinkCard {
   url: string;
   title?: string;

@@ -63,3 +63,18 @@ test('a card too large at its scale is drawn at a sixteenth step, where emoji st
   const sixteenths = (png.width / 1000) * 16;
   assert.ok(Math.abs(sixteenths - Math.round(sixteenths)) < 0.02, `${png.width} px wide: 1,000 px at a sixteenth step`);
 });
+
+test('a poll whose total is older than its counts shows shares of the counts, none over 100 %', async () => {
+  const post = corpusPost('emoji', {
+    text: 'Which?',
+    poll: [
+      ['a', 1],
+      ['b', 2],
+    ],
+  });
+  const stale = { ...post, poll: { ...post.poll!, totalVotes: 1 } };
+  const html = (await renderCard(stale, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
+  assert.match(html, />33\.3%</);
+  assert.match(html, />66\.7%</);
+  assert.doesNotMatch(html, /200(\.0)?%/);
+});

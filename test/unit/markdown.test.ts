@@ -133,6 +133,13 @@ test('poll lines give votes and percentages', () => {
   );
 });
 
+test('a poll whose total is older than its counts gives shares of the counts', () => {
+  const post = load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000010.json'));
+  const poll = { ...post.poll!, totalVotes: 1 };
+  const md = renderMarkdown({ ...post, poll });
+  assert.match(md, /^- PNG: 1,234 votes \(45\.9%\)\n- SVG: 567 votes \(21\.1%\)\n- Markdown: 890 votes \(33\.1%\)$/m);
+});
+
 test('the long post keeps every paragraph and line break', () => {
   const post = load(path.join(SAMPLES_DIR, 'upstream/fxtwitter/1900000000000000013.json'));
   const html = toHtml(renderMarkdown(post, OFF));
