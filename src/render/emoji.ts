@@ -35,13 +35,32 @@ export function twemojiNames(): Set<string> {
   return new Set(filesByBareName().values());
 }
 
+/**
+ * A picture whose view box is not square (🍉 is 36 × 25.22) made square around it: the engine
+ * stretches an SVG to its box, where a browser keeps its proportions.
+ */
+function squareViewBox(svg: Buffer): Buffer {
+  const text = svg.toString();
+  const box = /viewBox="([-\d.]+) ([-\d.]+) ([\d.]+) ([\d.]+)"/.exec(text);
+  if (!box) return svg;
+  const [x, y, w, h] = box.slice(1).map(Number);
+  if (w === h) return svg;
+  const side = Math.max(w, h);
+  const square = `viewBox="${x - (side - w) / 2} ${y - (side - h) / 2} ${side} ${side}"`;
+  return Buffer.from(text.replace(box[0], square));
+}
+
 /** The Twemoji SVG for one grapheme, or null when Twemoji does not draw it. */
 export function emojiImage(grapheme: string): ImageBytes | null {
   let image = cache.get(grapheme);
   if (image !== undefined) return image;
   const name = filesByBareName().get(hexOf(grapheme.replace(/\ufe0f/g, '')));
   image = name
-    ? { key: `emoji:${name}`, mime: 'image/svg+xml', bytes: fs.readFileSync(path.join(DIR, `${name}.svg`)) }
+    ? {
+        key: `emoji:${name}`,
+        mime: 'image/svg+xml',
+        bytes: squareViewBox(fs.readFileSync(path.join(DIR, `${name}.svg`))),
+      }
     : null;
   if (cache.size > 4000) cache.clear();
   cache.set(grapheme, image);
@@ -53,6 +72,9 @@ const CANDIDATE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Mod
 const MODIFIER = /\p{Emoji_Modifier}/u;
 const MODIFIER_SPLIT = /(\p{Emoji_Modifier})/u;
 const PRIVATE_USE = /\p{Co}/u;
+// Marks and a ZWNJ after an emoji join its grapheme (a ZWNJ beside an emoji is common in
+// Persian): the emoji is drawn, the rest stays text. Not U+FE0E/FE0F or the keycap's mark.
+const TRAILING_MARKS = /(?:\u200c|\u034f|(?![\ufe0e\ufe0f\u20e3])\p{M})+$/u;
 const PRESENTATION = /\p{Emoji_Presentation}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3|\ufe0f|\u200d/u;
 
 /**
@@ -85,8 +107,12 @@ export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }
     else out.push({ emoji, text: piece });
   };
   for (const { segment } of segmenter.segment(text)) {
+    const marks = TRAILING_MARKS.exec(segment);
     if (isEmoji(segment)) {
       push(true, segment);
+    } else if (marks && isEmoji(segment.slice(0, marks.index))) {
+      push(true, segment.slice(0, marks.index));
+      push(false, marks[0]);
     } else if (segment.includes('\u200d') && CANDIDATE.test(segment)) {
       // A sequence Twemoji does not draw (🐱‍👤, 😀‍😀, a chain of joiners) is drawn as its parts,
       // as X's Twemoji shows it, rather than as one box.

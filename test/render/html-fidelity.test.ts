@@ -105,6 +105,12 @@ for (const width of [300, 400]) {
   });
 }
 
+// 🍉 is the one Twemoji picture whose view box is not square: a browser keeps its proportions.
+test('HTML in Chromium matches the PNG: an emoji that is wider than tall', async (t) => {
+  const text = 'We ate 🍉 at the beach 🍉🍉🍉 and more 🍉';
+  await assertHtmlMatchesPng(t, 'watermelon', corpusPost('emoji', { text }), new Map(), 'light');
+});
+
 // Scripts without spaces run into Latin letters and digits: the engine broke at each meeting,
 // Chromium does not (one line more on these cards); beside ideographs both break.
 for (const [label, text] of [

@@ -343,3 +343,16 @@ test('a ZWJ sequence Twemoji does not draw is drawn as its parts, with no box', 
   ]);
   assert.deepEqual(fonts.missing, []);
 });
+
+test('an emoji followed by a ZWNJ or a mark is still its picture; the rest stays text', () => {
+  const text = 'ب\u200c😀\u200cب a\u200c👍🏽\u200cb ⭐\u0301 1️⃣';
+  const { tree } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
+  const images: string[] = [];
+  let drawn = '';
+  walk(tree, (s, img) => {
+    if (img?.props.image?.key.startsWith('emoji:')) images.push(img.props.image.key);
+    if (s !== null) drawn += s;
+  });
+  assert.deepEqual(images, ['emoji:1f600', 'emoji:1f44d-1f3fd', 'emoji:2b50', 'emoji:31-20e3']);
+  assert.ok(drawn.includes('ب\u200c\u200cب') && drawn.includes('\u0301'), JSON.stringify(drawn));
+});
