@@ -118,9 +118,11 @@ export function singleLine(style: Style, text: string, fitWidth?: number): El {
     inlineText(text),
     dir,
   );
-  // The engine's own ellipsis cuts a line with images anywhere, and in a right-to-left line is
-  // itself cut to a dot: such lines are shortened by measuring them (engine-takumi.ts).
-  if (fitWidth !== undefined && (dir === 'rtl' || line.props.children?.some((c) => typeof c !== 'string')))
+  // The engine's own ellipsis cuts a line with images anywhere, and in a line with right-to-left
+  // text is itself cut to a dot or lost: such lines are shortened by measuring them
+  // (engine-takumi.ts), keeping the name's beginning.
+  const rtl = dir === 'rtl' || MAYBE_RTL.test(text);
+  if (fitWidth !== undefined && (rtl || line.props.children?.some((c) => typeof c !== 'string')))
     line.props.fitWidth = fitWidth;
   return line;
 }

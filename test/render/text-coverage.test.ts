@@ -356,3 +356,27 @@ test('an emoji followed by a ZWNJ or a mark is still its picture; the rest stays
   assert.deepEqual(images, ['emoji:1f600', 'emoji:1f44d-1f3fd', 'emoji:2b50', 'emoji:31-20e3']);
   assert.ok(drawn.includes('ب\u200c\u200cب') && drawn.includes('\u0301'), JSON.stringify(drawn));
 });
+
+// The engine's own ellipsis in a line holding right-to-left text was cut to a dot or lost.
+test('a left-to-right name cut inside its right-to-left part is its beginning and an ellipsis', async () => {
+  for (const [name, width] of [
+    ['John Smith محمد عبدالله العتيبي الرسمي', 300],
+    ['Tel Aviv University Official Account אוניברסיטת תל אביב הרשמית', 450],
+  ] as const) {
+    const row = async (n: string) => {
+      const png = PNG.sync.read(
+        (await renderCard(corpusPost('emoji', { name: n, text: 'x' }), new Map(), { format: 'png', width, scale: 1 }))
+          .bytes,
+      );
+      return png.data.subarray(20 * png.width * 4, 60 * png.width * 4);
+    };
+    const drawn = await row(name);
+    const prefixes = [...name].flatMap((_, i) => [
+      `${[...name].slice(0, i).join('')}…`,
+      `${[...name].slice(0, i).join('').trimEnd()}…`,
+    ]);
+    let same = false;
+    for (const prefix of new Set(prefixes)) if ((await row(prefix)).equals(drawn)) same = true;
+    assert.ok(same, `${name} at ${width} px is drawn as one of its beginnings and an ellipsis`);
+  }
+});
