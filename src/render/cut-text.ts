@@ -39,8 +39,10 @@ export function cutText(post: Pick<Post, 'text' | 'entities'>): Pick<Post, 'text
   // An entity the cut falls inside is cut before it, so no link shows half its text; one that
   // starts far back (a hashtag of hundreds of letters) is cut as plain text instead.
   for (const e of post.entities) if (e.start < end && e.end > end && end - e.start <= NEAR) end = e.start;
-  // Whether a boundary falls after a code point depends on it and what precedes it only.
-  end = graphemeStart(cps.slice(0, end + 1).join(''), end);
+  // Whether a boundary falls after a code point depends on it and what precedes it only. A
+  // grapheme that starts far back (hundreds of marks or jamo) is cut inside: else only "…" shows.
+  const start = graphemeStart(cps.slice(0, end + 1).join(''), end);
+  if (end - start <= NEAR) end = start;
   const text = `${cps.slice(0, end).join('').trimEnd()}…`;
   return { text, entities: post.entities.filter((e) => e.end <= end) };
 }

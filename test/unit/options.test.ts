@@ -154,7 +154,7 @@ test('showFullText=false cuts at X visible length, on a word, never inside an en
   assert.ok(!withLink.text.includes('https'));
 });
 
-test('showFullText=false never splits an emoji sequence, and a hashtag of hundreds of letters is cut as text', () => {
+test('showFullText=false never splits an emoji sequence; a hashtag or a grapheme of hundreds is cut inside', () => {
   // A family emoji (seven code points) across the 280th: it goes whole, before the ellipsis.
   const family = '👨\u200d👩\u200d👧\u200d👦';
   const cut = cutText({ text: `${'日'.repeat(276)}${family}${'本'.repeat(20)}`, entities: [] })!;
@@ -165,4 +165,9 @@ test('showFullText=false never splits an emoji sequence, and a hashtag of hundre
   const long = cutText({ text, entities: [tag] })!;
   assert.equal(Array.from(long.text).length, VISIBLE_LENGTH + 1);
   assert.deepEqual(long.entities, []);
+  // A grapheme of hundreds of code points across the cut (marks joined by ZWJ, old Hangul jamo) is
+  // cut inside, for the same reason.
+  for (const text of [`Z${'\u0301\u200d'.repeat(300)} tail`, '\u1100'.repeat(400)]) {
+    assert.equal(Array.from(cutText({ text, entities: [] })!.text).length, VISIBLE_LENGTH + 1);
+  }
 });
