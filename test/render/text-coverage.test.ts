@@ -365,8 +365,14 @@ test('a left-to-right name cut inside its right-to-left part is its beginning an
   ] as const) {
     const row = async (n: string) => {
       const png = PNG.sync.read(
-        (await renderCard(corpusPost('emoji', { name: n, text: 'x' }), new Map(), { format: 'png', width, scale: 1 }))
-          .bytes,
+        (
+          await renderCard(corpusPost('emoji', { name: n, text: 'x' }), new Map(), {
+            format: 'png',
+            theme: 'light',
+            width,
+            scale: 1,
+          })
+        ).bytes,
       );
       return png.data.subarray(20 * png.width * 4, 60 * png.width * 4);
     };
