@@ -59,7 +59,23 @@ export function splitKanaRuns(text: string): Array<{ text: string; kana: boolean
   return pieces;
 }
 
-export function insertWordBreaks(text: string): string {
+// Quotation marks between East Asian characters (UAX #14 since Unicode 15.1, rule LB19a; Chromium
+// follows it): a line may end before an opening one or after a closing one there, where the
+// engine's older rules keep them to both neighbours and a Chinese or Korean line ends a word early.
+// The neighbours are letters of those scripts, or full-width punctuation a line may end after.
+const OPENING = '[\\u00ab\\u2018\\u201b\\u201c\\u201f\\u2039]';
+const CLOSING = '[\\u00bb\\u2019\\u201d\\u203a]';
+const EA_LETTER = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\p{Script=Bopomofo}';
+const EA_BEFORE = `[${EA_LETTER}\\u3001\\u3002\\u3009\\u300b\\u300d\\u300f\\u3011\\u3015\\uff01\\uff09\\uff0c\\uff0e\\uff1a\\uff1b\\uff1f]`;
+const EA_AFTER = `[${EA_LETTER}\\u3008\\u300a\\u300c\\u300e\\u3010\\u3014\\uff08]`;
+const HAS_QUOTE = /[\u00ab\u00bb\u2018\u2019\u201b\u201c\u201d\u201f\u2039\u203a]/;
+const AROUND_QUOTE = new RegExp(
+  `(?<=${EA_BEFORE})(?=${OPENING}${EA_AFTER})|(?<=${EA_BEFORE}${CLOSING})(?=${EA_AFTER})`,
+  'gu',
+);
+
+export function insertWordBreaks(raw: string): string {
+  const text = HAS_QUOTE.test(raw) ? raw.replace(AROUND_QUOTE, '\u200b') : raw;
   if (!HAS_SA.test(text)) return text;
   const bounded = NO_SPACES.test(text) ? markWordBoundaries(text) : text;
   return bounded.replace(SA_EDGE, '\u034f').replace(SA_STOP, '\u034f');

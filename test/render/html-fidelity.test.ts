@@ -105,6 +105,27 @@ for (const width of [300, 400]) {
   });
 }
 
+// Curly quotes between Chinese or Korean characters: a browser ends a line before an opening one or
+// after a closing one (UAX #14 since Unicode 15.1).
+for (const [label, key, text, width] of [
+  [
+    'chinese',
+    'chinese-traditional',
+    '他笑着说：“今天天气真好，我们去公园散步吧。”然后我们就出发了。妈妈说：“记得带伞！”可是我们都忘了。“下次一定记得，”他说。',
+    400,
+  ],
+  [
+    'korean',
+    'japanese-korean',
+    '“안녕하십니까”와 “안녕하세요”의 차이를 아시나요? 둘 다 표준어이지만, 격식의 정도가 다릅니다. 자세한 내용은 우리말샘에서 확인하세요!',
+    300,
+  ],
+] as const) {
+  test(`HTML in Chromium matches the PNG: lines ending at curly quotes in ${label}`, async (t) => {
+    await assertHtmlMatchesPng(t, `quotes-${label}`, corpusPost(key, { text }), new Map(), 'light', { width });
+  });
+}
+
 // 🍉 is the one Twemoji picture whose view box is not square: a browser keeps its proportions.
 test('HTML in Chromium matches the PNG: an emoji that is wider than tall', async (t) => {
   const text = 'We ate 🍉 at the beach 🍉🍉🍉 and more 🍉';
