@@ -13,6 +13,8 @@ export interface FontFace {
   name: string;
   weight: 400 | 700;
   file: string;
+  /** The file a browser gets instead, when the engine's shaper needs another version of it. */
+  browserFile?: string;
   /**
    * unicode-range the package declares, a first filter before the font's own cmap: first and
    * last code point of each range in turn. Flat: the CJK packages declare some seventy thousand
@@ -32,8 +34,9 @@ const SCRIPT_PACKAGES = [
   'noto-sans-hebrew',
   'noto-sans-thai',
   'noto-sans-devanagari',
-  // Held at 5.2.10 (Noto Sans Bengali 3.000): 3.011 finds ra- and ba-phala with a context rule
-  // (format 3) that the engine's shaper, harfrust 0.12, tests one glyph off, drawing প্র as প্‌র.
+  // Held at 5.2.10 (Noto Sans Bengali 3.000) for the engine: 3.011 finds ra- and ba-phala with a
+  // context rule (format 3) that its shaper, harfrust 0.12, tests one glyph off, drawing প্র as
+  // প্‌র. HarfBuzz, a browser's, draws 3.000's ন্ধ ন্ম as loose pieces: the HTML gets 3.011.
   'noto-sans-bengali',
   'noto-sans-tamil',
   'noto-sans-telugu',
@@ -116,6 +119,13 @@ const CJK = new Set([...CJK_ORDERS.sc, CJK_WHOLE]);
 
 function packageDir(pkg: string): string {
   return path.dirname(require.resolve(`@fontsource/${pkg}/package.json`));
+}
+
+/** Packages whose HTML gets another version of the font (an npm alias in package.json). */
+const BROWSER_PACKAGES: Record<string, string> = { 'noto-sans-bengali': 'noto-sans-bengali-browser' };
+
+function browserPackageDir(pkg: string): string {
+  return path.dirname(require.resolve(`${BROWSER_PACKAGES[pkg]}/package.json`));
 }
 
 /**
@@ -210,11 +220,13 @@ function parseCss(pkg: string, weight: 400 | 700): FontFace[] {
     // Sans Mongolian) they repeat letters of the script's own subset, and a letter drawn from a
     // slice is shaped apart from its word (ᠭ lost its dots).
     if (/^\d+$/.test(subset) && !CJK.has(pkg)) continue;
+    const browserFile = BROWSER_PACKAGES[pkg] && path.join(browserPackageDir(pkg), 'files', file);
     faces.push({
       family: pkg,
       name: `${pkg}~${subset}~${weight}`,
       weight,
       file: path.join(dir, 'files', file),
+      ...(browserFile && fs.existsSync(browserFile) ? { browserFile } : {}),
       ranges: parseRanges(range),
     });
   }
@@ -428,9 +440,10 @@ export function hasGlyph(cp: number): boolean {
 
 const data = new Map<string, Buffer>();
 
-/** Font bytes, read once per thread. */
-export function readFontData(face: FontFace): Buffer {
-  let buf = data.get(face.file);
-  if (!buf) data.set(face.file, (buf = fs.readFileSync(face.file)));
+/** Font bytes, read once per thread: the engine's, or those a browser gets (`browserFile`). */
+export function readFontData(face: FontFace, reader: 'engine' | 'browser' = 'engine'): Buffer {
+  const file = (reader === 'browser' && face.browserFile) || face.file;
+  let buf = data.get(file);
+  if (!buf) data.set(file, (buf = fs.readFileSync(file)));
   return buf;
 }

@@ -50,7 +50,7 @@ function fontFaceCss(f: FontFace): string {
     .map(([a, b]) => (a === b ? `U+${hex(a)}` : `U+${hex(a)}-${hex(b)}`))
     .join(',');
   const format = f.file.endsWith('.woff2') ? 'woff2' : 'woff';
-  return `@font-face{font-family:"${f.family}";font-weight:${f.weight};unicode-range:${range};src:url(data:font/${format};base64,${readFontData(f).toString('base64')}) format("${format}")}`;
+  return `@font-face{font-family:"${f.family}";font-weight:${f.weight};unicode-range:${range};src:url(data:font/${format};base64,${readFontData(f, 'browser').toString('base64')}) format("${format}")}`;
 }
 
 // The engine sets CJK punctuation at full width; Chromium would halve adjacent pairs (「、『) by
