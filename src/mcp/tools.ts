@@ -21,6 +21,14 @@ const TWEET_ID = Type.String({
   description: 'The post: numeric id (e.g. "20") or its URL (e.g. "https://x.com/jack/status/20").',
 });
 
+/**
+ * The post id as one URL-encoded path segment. A lone surrogate has no UTF-8 form (encodeURIComponent
+ * throws on it): it goes as U+FFFD, as URLSearchParams sends one, so REST refuses it as invalid_post_id.
+ */
+function pathSegment(value: unknown): string {
+  return encodeURIComponent(String(value).replace(/\p{Surrogate}/gu, '\uFFFD'));
+}
+
 /** `?a=1&b=x` from the arguments that are query parameters (all but `skip`); absent ones keep their default. */
 function queryOf(args: Record<string, unknown>, skip: string): string {
   const query = new URLSearchParams();
@@ -41,7 +49,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: Type.Object({ tweetId: TWEET_ID, ...MARKDOWN_FLAGS }, { additionalProperties: false }),
     toRequest: (args) => ({
       method: 'GET',
-      url: `/api/v1/content/${encodeURIComponent(String(args.tweetId))}${queryOf(args, 'tweetId')}`,
+      url: `/api/v1/content/${pathSegment(args.tweetId)}${queryOf(args, 'tweetId')}`,
     }),
   },
   {
@@ -75,7 +83,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     inputSchema: Type.Object({ tweetId: TWEET_ID, ...ScreenshotQuery.properties }, { additionalProperties: false }),
     toRequest: (args) => ({
       method: 'GET',
-      url: `/api/v1/screenshot/${encodeURIComponent(String(args.tweetId))}${queryOf(args, 'tweetId')}`,
+      url: `/api/v1/screenshot/${pathSegment(args.tweetId)}${queryOf(args, 'tweetId')}`,
     }),
   },
   {

@@ -310,3 +310,31 @@ test('hostile MCP bodies get JSON-RPC or tool errors, never a 5xx, and cost noth
   assert.equal((await unknown.json()).error.code, -32601);
   assert.equal(await remaining(h, apiKey), 50);
 });
+
+test('a lone surrogate in a tool argument is refused as over REST, uncharged, never an internal error', async (t) => {
+  const h = await listening(t);
+  const { apiKey } = await h.account('pro');
+  const client = await httpClient(t, h.url, { 'X-API-KEY': apiKey });
+  const start = await remaining(h, apiKey);
+  // A lone surrogate has no UTF-8 form: it reaches REST as U+FFFD, as URLSearchParams sends it.
+  for (const tweetId of ['\ud800', 'https://x.com/a\ud800/status/1', `${TEXT_POST}\udc00`]) {
+    const rest = await h.app.inject({
+      url: `/api/v1/content/${encodeURIComponent(tweetId.replace(/\p{Surrogate}/gu, '\ufffd'))}`,
+      headers: { 'x-api-key': apiKey },
+    });
+    for (const tool of ['get_post_markdown', 'screenshot_post']) {
+      const refused = problemOf(await call(client, tool, { tweetId }));
+      assert.deepEqual([refused.code, refused.status], ['invalid_post_id', 400], `${tool} ${JSON.stringify(tweetId)}`);
+      assert.equal(refused.detail, rest.json().detail);
+    }
+  }
+  const option = problemOf(await call(client, 'screenshot_post', { tweetId: TEXT_POST, theme: 'dark\ud800' }));
+  assert.equal(option.code, 'invalid_parameter');
+  const bulk = await call(client, 'get_posts_markdown', { tweetIds: ['\ud800', 'https://x.com/a\ud800/status/1'] });
+  const results = (bulk.structuredContent as { results: Array<{ error?: { code: string } }> }).results;
+  assert.deepEqual(
+    results.map((r) => r.error?.code),
+    ['invalid_post_id', 'invalid_post_id'],
+  );
+  assert.equal(await remaining(h, apiKey), start, 'refusals cost nothing');
+});
