@@ -79,6 +79,8 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
       sendProblem(request, reply, 'bad_request', 'An HTTP/1.1 request needs a Host header.');
     else done();
   });
+  // Before CORS: a plain OPTIONS on a known path is a 405, not a preflight the CORS hook answers.
+  const methods = trackRouteMethods(app);
   await registerCors(app, c);
   await registerCompression(app);
   registerHeadBodyDrop(app);
@@ -170,10 +172,11 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     });
   });
 
-  const methods = trackRouteMethods(app);
   await registerOpenApi(app, c.config);
   registerRoutes(app, c);
   for (const plugin of options.plugins ?? []) plugin(app);
+  // Plugins (the account pages) add their routes when loaded: 405 routes only once all are known.
+  await app.after();
   methods.close();
   await app.ready();
   return app;

@@ -43,7 +43,7 @@ test('framework-level refusals are problem+json with X-Request-Id and security h
     ['PUT', `/api/v1/content/${TEXT_POST}`, 'GET, HEAD'],
     ['GET', '/api/v1/content/tweets', 'POST'],
     ['PATCH', `/images/${'a'.repeat(64)}.png`, 'GET, HEAD'],
-    // OPTIONS on an API path when CORS is off (hosted images answer any OPTIONS as a preflight).
+    // OPTIONS on an API path when CORS is off.
     ['OPTIONS', '/api/v1/usage', 'GET, HEAD'],
     ['TRACE', '/api/v1/screenshot/1', 'GET, HEAD'],
     ['PROPFIND', '/api/v1/screenshot/1', 'GET, HEAD'],
@@ -94,6 +94,71 @@ test('framework-level refusals are problem+json with X-Request-Id and security h
     const id = /\r\nX-Request-Id: ([0-9a-f-]+)/.exec(answer)![1];
     assert.equal(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).requestId, id);
   }
+});
+
+/** A fetch over real HTTP: status, Allow, content type and problem code. */
+async function methodAnswer(base: string, method: string, path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${path}`, { method, headers });
+  const type = res.headers.get('content-type') ?? '';
+  const code = type.startsWith('application/problem+json') ? (await res.json()).code : await res.text();
+  return { status: res.status, allow: res.headers.get('allow'), type, code, headers: res.headers };
+}
+
+test('every known path answers 405 with Allow to a method it does not serve, plain OPTIONS included', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const base = `http://127.0.0.1:${(h.app.server.address() as net.AddressInfo).port}`;
+  const image = `/images/${'a'.repeat(64)}.png`;
+  for (const [path, allow] of [
+    ['/api/v1/usage', 'GET, HEAD'],
+    [`/api/v1/screenshot/${POST}`, 'GET, HEAD'],
+    [`/api/v1/content/${TEXT_POST}`, 'GET, HEAD'],
+    ['/api/v1/content/tweets', 'POST'],
+    ['/mcp', 'POST'],
+    ['/openapi.json', 'GET, HEAD'],
+    ['/docs', 'GET, HEAD'],
+    ['/healthz', 'GET, HEAD'],
+    [image, 'GET, HEAD'],
+    ['/account', 'GET, HEAD'],
+    ['/account/sign-in', 'GET, HEAD, POST'],
+    ['/account/verify', 'GET, HEAD, POST'],
+    ['/account/keys', 'GET, HEAD, POST'],
+    ['/account/keys/key_1/revoke', 'GET, HEAD'],
+    ['/account/keys/revoke', 'POST'],
+    ['/account/sign-out', 'POST'],
+    ['/account/quickstart', 'GET, HEAD'],
+    ['/account/profile', 'GET, HEAD, POST'],
+    ['/account/assets/account.css', 'GET, HEAD'],
+  ] as const) {
+    const served = allow.split(', ');
+    for (const method of ['OPTIONS', 'PUT', 'DELETE', 'PATCH', 'POST', 'GET'].filter((m) => !served.includes(m))) {
+      const r = await methodAnswer(base, method, path);
+      assert.deepEqual([r.status, r.code, r.allow], [405, 'method_not_allowed', allow], `${method} ${path}`);
+      assert.match(r.type, /^application\/problem\+json/, `${method} ${path}`);
+      assert.ok(r.headers.get('x-request-id'), `${method} ${path}: X-Request-Id`);
+    }
+  }
+  // Unknown paths stay 404, in the API's and in the account pages' own format.
+  assert.equal((await methodAnswer(base, 'OPTIONS', '/nowhere')).status, 404);
+  assert.equal((await methodAnswer(base, 'DELETE', '/account/nowhere')).status, 404);
+
+  // Where CORS applies, a preflight (Origin and Access-Control-Request-Method) is still answered.
+  const preflight = { origin: 'https://app.example.com', 'access-control-request-method': 'GET' };
+  const imagePreflight = await methodAnswer(base, 'OPTIONS', image, preflight);
+  assert.equal(imagePreflight.status, 204);
+  assert.equal(imagePreflight.headers.get('access-control-allow-origin'), '*');
+  // An Origin alone does not make a preflight.
+  const originOnly = await methodAnswer(base, 'OPTIONS', image, { origin: 'https://app.example.com' });
+  assert.deepEqual([originOnly.status, originOnly.allow], [405, 'GET, HEAD']);
+
+  const open = await build(t, { env: { ...NO_RATE, POSTSHOT_CORS_ORIGINS: 'https://app.example.com' } });
+  await open.app.listen({ port: 0, host: '127.0.0.1' });
+  const openBase = `http://127.0.0.1:${(open.app.server.address() as net.AddressInfo).port}`;
+  const apiPreflight = await methodAnswer(openBase, 'OPTIONS', '/api/v1/usage', preflight);
+  assert.equal(apiPreflight.status, 204);
+  assert.equal(apiPreflight.headers.get('access-control-allow-origin'), 'https://app.example.com');
+  const plain = await methodAnswer(openBase, 'OPTIONS', '/api/v1/usage');
+  assert.deepEqual([plain.status, plain.code, plain.allow], [405, 'method_not_allowed', 'GET, HEAD']);
 });
 
 test('post ids: empty, signed, fractional and exponent ids are 400 saying what an id is; merged slashes pass', async (t) => {
