@@ -212,3 +212,40 @@ test('hosted images: strong ETag, Last-Modified, 304, byte ranges', async (t) =>
   const garbage = await h.app.inject({ url: path, headers: { range: 'pages=1-2' } });
   assert.equal(garbage.statusCode, 200);
 });
+
+test('hosted images: a suffix longer than the image is all of it; the range unit is case-insensitive', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const stored = await h.app.inject({
+    url: `/api/v1/screenshot/${POST}?returnType=url&format=png`,
+    headers: { 'x-api-key': apiKey },
+  });
+  await h.app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = h.app.server.address() as { port: number };
+  const url = `http://127.0.0.1:${port}${new URL(stored.json().url).pathname}`;
+  const bytes = Buffer.from(await (await fetch(url)).arrayBuffer());
+  const size = bytes.length;
+  const ranged = async (range: string) => {
+    const res = await fetch(url, { headers: { range } });
+    return {
+      status: res.status,
+      contentRange: res.headers.get('content-range'),
+      body: Buffer.from(await res.arrayBuffer()),
+    };
+  };
+  // RFC 9110 §14.1.3: a suffix longer than the representation selects all of it.
+  for (const range of [`bytes=-${size + 200_000}`, `bytes=-${size}`, 'bytes= -99999999999999999999']) {
+    const whole = await ranged(range);
+    assert.deepEqual([whole.status, whole.contentRange], [206, `bytes 0-${size - 1}/${size}`], range);
+    assert.ok(whole.body.equals(bytes), range);
+  }
+  // §14.1: the range unit is case-insensitive.
+  for (const range of ['BYTES=0-1', 'Bytes=-16']) {
+    const part = await ranged(range);
+    assert.equal(part.status, 206, range);
+    assert.ok(part.body.equals(range === 'BYTES=0-1' ? bytes.subarray(0, 2) : bytes.subarray(size - 16)), range);
+  }
+  // A zero-length suffix selects nothing: still unsatisfiable.
+  const empty = await ranged('bytes=-0');
+  assert.deepEqual([empty.status, empty.contentRange], [416, `bytes */${size}`]);
+});

@@ -10,6 +10,22 @@ import { imageSchema } from '../schemas/service.ts';
 import { documented } from '../schemas/validation.ts';
 
 /**
+ * The Range header as RFC 9110 §14.1 reads it, for range-parser 1.x, which reads it otherwise in two
+ * places: the unit is case-insensitive (`BYTES=0-1`), and a suffix longer than the image means the
+ * whole image (§14.1.3), where range-parser would call it unsatisfiable. Such a suffix becomes `-size`.
+ */
+function normalizeRange(header: string, size: number): string {
+  const eq = header.indexOf('=');
+  if (eq === -1) return header;
+  const specs = header
+    .slice(eq + 1)
+    .replace(/(^|,)(\s*)-(\d+)/g, (spec, sep, space, digits) =>
+      Number(digits) > size ? `${sep}${space}-${size}` : spec,
+    );
+  return `${header.slice(0, eq).toLowerCase()}=${specs}`;
+}
+
+/**
  * Hosted images (returnType=url) by content hash: immutable, so the hash is a strong ETag and the
  * answer may be cached for a year. Served as stored, never compressed, so that the ETag and byte
  * ranges always describe exactly the bytes sent (a resumed download must fit the first part).
@@ -43,7 +59,7 @@ export function registerImageRoutes(app: FastifyInstance, c: Container): void {
         range &&
         (ifRange === undefined || ifRange === etag || (lastModified !== undefined && ifRange === lastModified))
       ) {
-        const ranges = parseRange(size, range, { combine: true });
+        const ranges = parseRange(size, normalizeRange(range, size), { combine: true });
         if (ranges === -1) {
           reply.header('Content-Range', `bytes */${size}`);
           return sendProblem(
