@@ -14,9 +14,11 @@ const HOUR = 3600_000;
 /** Links mailed per address per hour, and sign-in requests per client address per hour. */
 export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 20 } as const;
 
-// No control characters: an address is echoed in pages, logs and the mail files an operator reads.
+// No whitespace, separators, control or format characters (bidi controls such as U+202E, zero-width
+// ones) or lone surrogates: an address is echoed in pages, logs and mail headers, where they would
+// disguise it.
 const EMAIL =
-  /^[^\s\p{Cc}@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/u;
+  /^[^\s\p{Z}\p{Cc}\p{Cf}\p{Cs}@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/u;
 
 export type SignInRequestResult =
   | { ok: true; email: string }
