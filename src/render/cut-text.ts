@@ -1,12 +1,11 @@
 // showFullText=false: a long post is cut where X cuts it in the timeline, before "Show more".
 import type { Post } from '../sources/post.ts';
+import { graphemes } from '../util/graphemes.ts';
 
 /** X shows this many characters of a long post before "Show more". */
 export const VISIBLE_LENGTH = 280;
 /** How far a cut may move back to a space or before an entity rather than cut a word or link. */
 const NEAR = 40;
-
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 
 /** The last grapheme boundary at or before `end` code points (a family emoji is not split). */
 function graphemeStart(text: string, end: number): number {

@@ -5,6 +5,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { hasGlyph } from './fonts.ts';
 import type { ImageBytes } from './tree.ts';
+import { graphemes } from '../util/graphemes.ts';
 
 const require = createRequire(import.meta.url);
 const DIR = path.join(path.dirname(require.resolve('@discordapp/twemoji/package.json')), 'dist', 'svg');
@@ -67,7 +68,6 @@ export function emojiImage(grapheme: string): ImageBytes | null {
   return image;
 }
 
-const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const CANDIDATE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3/u;
 const MODIFIER = /\p{Emoji_Modifier}/u;
 const MODIFIER_SPLIT = /(\p{Emoji_Modifier})/u;
@@ -106,7 +106,7 @@ export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }
     if (!emoji && last && !last.emoji) last.text += piece;
     else out.push({ emoji, text: piece });
   };
-  for (const { segment } of segmenter.segment(text)) {
+  for (const { segment } of graphemes.segment(text)) {
     const marks = TRAILING_MARKS.exec(segment);
     if (isEmoji(segment)) {
       push(true, segment);

@@ -11,6 +11,7 @@ import { imageMarks } from './image-levels.ts';
 import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece, textOf } from './rtl-run-breaks.ts';
 import { insertWordBreaks, splitKanaRuns } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
+import { graphemes } from '../util/graphemes.ts';
 
 export interface EngineCard {
   tree: El;
@@ -158,7 +159,6 @@ function toNode(
   return node;
 }
 
-const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const PLACEMENT = new Set([
   'position',
   'left',

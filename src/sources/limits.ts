@@ -4,6 +4,7 @@
 import type { Entity, Post } from './post.ts';
 import { HANDLE_PATTERN } from './schema.ts';
 import { dropControls } from './text.ts';
+import { graphemes } from '../util/graphemes.ts';
 
 const HANDLE = new RegExp(HANDLE_PATTERN);
 
@@ -67,7 +68,6 @@ function capCounts<T extends Record<string, number | undefined>>(counts: T): Par
 }
 
 // Segmenting is quadratic in the string's length on Node 20 (ICU): only short windows are segmented.
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /** A grapheme (an emoji sequence, a letter with its marks) counts its UTF-16 units up to this many. */
 const MAX_UNITS_PER_CHAR = 16;
 
