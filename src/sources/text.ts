@@ -26,14 +26,29 @@ export function dropControls(s: string): string {
   return CONTROL.test(lines) ? lines.replace(CONTROLS, '') : lines;
 }
 
-// Marks one character may carry: stacked "Zalgo" letters use a few dozen. The layout engine's time
-// grows with the square of a cluster's length (25,000 accents on one letter: over 10 s).
+// Marks one character may carry (joiners between them too): stacked "Zalgo" letters use a few
+// dozen. The layout engine's time grows with the square of a cluster's length (25,000 accents on
+// one letter: over 10 s).
 const MAX_MARKS = 32;
-const MARK_RUN = new RegExp(`(\\p{M}{${MAX_MARKS}})\\p{M}+`, 'gu');
+const MARK_RUN = new RegExp(`((?:\\p{M}|[\\u200c\\u200d]){${MAX_MARKS}})(?:\\p{M}|[\\u200c\\u200d])+`, 'gu');
+// Other characters that join one grapheme however many follow: conjoining Hangul jamo of one kind
+// (an old syllable has at most three) and prepended marks (۝ before its digits). Hundreds in a row
+// were one cluster no line could break, drawn across the card's padding.
+const MAX_JOINED = 8;
+const JOINED_RUNS = [
+  String.raw`\u1100-\u115f\ua960-\ua97f`,
+  String.raw`\u1160-\u11a7\ud7b0-\ud7c6`,
+  String.raw`\u11a8-\u11ff\ud7cb-\ud7fb`,
+  String.raw`\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2`,
+].map((kind) => new RegExp(`([${kind}]{${MAX_JOINED}})[${kind}]+`, 'gu'));
 
-/** Post text as X shows it and a card can draw: dropControls(), and at most 32 marks in a row. */
+/**
+ * Post text as X shows it and a card can draw: dropControls(), at most 32 marks in a row and at
+ * most 8 of the other joining characters.
+ */
 export function holdText(s: string): string {
-  return dropControls(s).replace(MARK_RUN, '$1');
+  const held = dropControls(s).replace(MARK_RUN, '$1');
+  return JOINED_RUNS.reduce((text, run) => text.replace(run, '$1'), held);
 }
 
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };

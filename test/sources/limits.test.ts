@@ -134,4 +134,14 @@ test('a character carries at most 32 marks: a cluster of thousands is cut, stack
   assert.equal(text(`${'\u{e0100}'.repeat(5000)}x`), `${'\u{e0100}'.repeat(32)}x`, 'marks with no letter too');
   const zalgo = 'Z̸̡̢̛̗̘̙̜̝̞̟̠̊̋̌̍̎̏̐a̴̧̨̛̛̛̙̟̣̤̥̦̩̪̫̬̭̮̯̰̱̲̳̹̺̻̼';
   assert.equal(text(zalgo), zalgo);
+  assert.equal(text(`Z${'\u0301\u200d'.repeat(300)} b`), `Z${'\u0301\u200d'.repeat(16)} b`, 'joiners between marks');
+});
+
+test('hundreds of jamo or prepended marks are not one cluster: runs of one kind keep 8', () => {
+  const text = (t: string) => fxPost({ text: t }).text;
+  assert.equal(text(`가${'\u11a8'.repeat(400)} b`), `가${'\u11a8'.repeat(8)} b`);
+  assert.equal(text(`${'\u1100'.repeat(400)}\u1161 b`), `${'\u1100'.repeat(8)}\u1161 b`);
+  assert.equal(text(`${'\u0600'.repeat(300)}12 b`), `${'\u0600'.repeat(8)}12 b`);
+  // Old Hangul and the end of an ayah are left as they are.
+  for (const kept of ['ᄒᆞᆫ글 ᄀᆞᄅᆞᆷ', '۝١٢ آية']) assert.equal(text(kept), kept);
 });
