@@ -127,6 +127,8 @@ async function main() {
   const sequentialKey = keys.pop();
   if (!sequentialKey) throw new Error('no bench account could be created');
   const service = await startService(env);
+  // A phase that throws ends the bench: its service goes with it rather than serving on.
+  process.once('exit', () => service.child.exitCode === null && service.child.kill('SIGKILL'));
   const peakMemory = samplePeakMemory(service.child.pid!);
   // One kept-alive connection, as an HTTP client library would hold it.
   const connection = new HttpConnection(service.url);
