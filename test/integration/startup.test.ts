@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { makeTempDir } from '../helper.ts';
 import { PG_URL } from '../scaled.ts';
 import { logLines, startServe } from '../serve-process.ts';
 import { freePort } from '../free-port.ts';
+import { REPO_DIR } from '../fixtures.ts';
 
 // `postshot serve` as an operator starts it (bin/postshot.js, a process of its own): a start-up
 // failure is one line on stderr and exit code 1; an unreachable Redis is a warning naming it
@@ -121,4 +123,54 @@ test('a list of proxy subnets is accepted as POSTSHOT_TRUST_PROXY; an unreachabl
   const mail = logLines(stdout).filter((l) => l.level === 30 && /^no SMTP server/.test(String(l.msg)));
   assert.equal(mail.length, 1, stdout);
   assert.equal(mail[0].dir, path.join(dir, 'mail'));
+});
+
+test('SIGTERM to `npm start`, as a supervisor sends it, stops the service and frees its data dir', async (t) => {
+  const dir = makeTempDir();
+  const port = await freePort();
+  const npm = spawn('npm', ['start'], {
+    cwd: REPO_DIR,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      POSTSHOT_DATA_DIR: dir,
+      PORT: String(port),
+      POSTSHOT_RENDER_WARMUP_MS: '0',
+      POSTSHOT_RENDER_WORKERS: '1',
+    },
+    stdio: 'ignore',
+    // A group of its own: whatever npm leaves running is killed with it after the test.
+    detached: true,
+  });
+  t.after(() => {
+    try {
+      process.kill(-npm.pid!, 'SIGKILL');
+    } catch {}
+  });
+  const deadline = Date.now() + 30_000;
+  let up = false;
+  while (!up && Date.now() < deadline) {
+    up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (!up) await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.ok(up, 'the service answered');
+  npm.kill('SIGTERM');
+  let down = false;
+  while (!down && Date.now() < deadline + 15_000) {
+    down = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      () => false,
+      () => true,
+    );
+    if (!down) await new Promise((r) => setTimeout(r, 200));
+  }
+  assert.ok(down, 'the service stopped listening');
+  // The next start on the same data dir is not refused as "in use by another postshot serve".
+  const { child, done } = startServe({ POSTSHOT_DATA_DIR: dir, PORT: String(await freePort()) });
+  const timer = setTimeout(() => child.kill('SIGTERM'), 4_000);
+  const { stderr } = await done;
+  clearTimeout(timer);
+  assert.doesNotMatch(stderr, /in use/);
 });
