@@ -9,7 +9,7 @@ import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
 import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece, textOf } from './rtl-run-breaks.ts';
-import { insertWordBreaks, splitKanaRuns } from './word-breaks.ts';
+import { insertWordBreaks, kanaBreaks, spaceBeforeKana } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 import { graphemes } from '../util/graphemes.ts';
 
@@ -112,22 +112,23 @@ function wrapsRtlRuns(node: Container, style: Record<string, unknown> | undefine
 }
 
 /**
- * A string as the engine's text: in a wrapping block, its runs of Japanese with small kana as
- * spans of their own (splitKanaRuns); a line to cut (fitLine) keeps it one text node.
+ * Breaks before small kana in a wrapping paragraph (word-breaks.ts): its text nodes in spans
+ * with word-break: break-all when it is all Japanese, else zero-width spaces in its text.
  */
-function toText(text: string, wraps: boolean): Node {
-  const pieces = wraps ? splitKanaRuns(text) : [];
-  if (pieces.length < 2 && !pieces[0]?.kana) return { type: 'text', text: insertWordBreaks(text) };
-  return {
-    type: 'container',
-    style: { display: 'inline' },
-    children: pieces.map(({ text, kana }): Node => {
-      const node: Node = { type: 'text', text: insertWordBreaks(text) };
-      return kana
-        ? { type: 'container', style: { display: 'inline', wordBreak: 'break-all' }, children: [node] }
-        : node;
-    }),
-  };
+function breakBeforeKana(block: Container): void {
+  const slots = slotsOf(block).filter((s) => !s.piece.image);
+  const how = kanaBreaks(slots.map((s) => textOf(s.piece)).join(''));
+  if (how === 'none') return;
+  for (const { piece, parent, index } of slots) {
+    if (piece.image) continue;
+    if (how === 'spaces') piece.text = spaceBeforeKana(piece.text);
+    else
+      parent.children![index] = {
+        type: 'container',
+        style: { display: 'inline', wordBreak: 'break-all' },
+        children: [parent.children![index]],
+      };
+  }
 }
 
 function toNode(
@@ -135,9 +136,8 @@ function toNode(
   images: Map<string, ImageBytes>,
   fits: Fit[],
   inherited: Record<string, unknown> = {},
-  wraps = true,
 ): Node {
-  if (typeof child === 'string') return toText(child, wraps);
+  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(child) };
   const { style, children, image, dir, lang, fitWidth } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);
@@ -150,8 +150,9 @@ function toNode(
     ...(dir ? { dir } : {}),
     ...(lang ? { lang } : {}),
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
-    children: (children ?? []).map((c) => toNode(c, images, fits, inside, wraps && fitWidth === undefined)),
+    children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
+  if (dir && fitWidth === undefined && WRAPPING.has(style?.whiteSpace as string | undefined)) breakBeforeKana(node);
   if (dir) markImages(node, dir);
   if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
   else if (wrapsRtlRuns(node, style))

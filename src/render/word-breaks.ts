@@ -35,28 +35,30 @@ function markWordBoundaries(text: string): string {
 const SA_STOP = /(?<=\S)(?=[\u17d4\u17d5\u104a\u104b])/g;
 
 // Small kana and the prolonged sound mark (line-break class CJ): the engine never breaks before
-// one, as CSS's strict line breaking does, where Chromium's default breaks as before any kana. The
-// engine's break-all treats CJ as a kana and leaves Latin words whole only outside it, so only runs
-// of Japanese holding a CJ get it. A zero-width space would give the break too, but from another
-// font than the kana around it: the pair's kerning (ティ) is lost and a line of katakana widens.
-const CJ =
-  /[\u3041\u3043\u3045\u3047\u3049\u3063\u3083\u3085\u3087\u308e\u3095\u3096\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7\u30ee\u30f5\u30f6\u30fc\u31f0-\u31ff\uff67-\uff70]/;
-const JAPANESE_RUNS =
-  /(?:[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u3001-\u303f\u30fc\uff01-\uffef](?:\p{M}|\u2060|\p{Variation_Selector})*)+/gu;
+// one, as CSS's strict line breaking does, where Chromium's default breaks as before any kana.
+// The engine's word-break: break-all treats CJ as a kana, but in the whole paragraph it also breaks
+// after "/" and inside "3-1" where a browser does not: it is for paragraphs of Japanese alone.
+// Elsewhere a zero-width space gives the break, from another font than the kana around it, which
+// costs the kerning of that pair (ティ): a line of katakana may come out a pixel or two wider.
+const CJ = String.raw`[\u3041\u3043\u3045\u3047\u3049\u3063\u3083\u3085\u3087\u308e\u3095\u3096\u30a1\u30a3\u30a5\u30a7\u30a9\u30c3\u30e3\u30e5\u30e7\u30ee\u30f5\u30f6\u30fc\u31f0-\u31ff\uff67-\uff70]`;
+const HAS_CJ = new RegExp(CJ, 'u');
+const BEFORE_CJ = new RegExp(
+  String.raw`(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\uff70])(?=${CJ})`,
+  'gu',
+);
+// What break-all breaks otherwise than a browser: letters and digits of other scripts, / and -.
+const NOT_JAPANESE =
+  /(?![\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\u30fc\uff70\uff9e\uff9f])[\p{L}\p{N}]|[/-]/u;
 
-/** `text` in pieces, each runs of Japanese holding a CJ character marked to be broken as kana. */
-export function splitKanaRuns(text: string): Array<{ text: string; kana: boolean }> {
-  if (!CJ.test(text)) return [{ text, kana: false }];
-  const pieces: Array<{ text: string; kana: boolean }> = [];
-  let from = 0;
-  for (const run of text.matchAll(JAPANESE_RUNS)) {
-    if (!CJ.test(run[0])) continue;
-    if (run.index > from) pieces.push({ text: text.slice(from, run.index), kana: false });
-    pieces.push({ text: run[0], kana: true });
-    from = run.index + run[0].length;
-  }
-  if (from < text.length) pieces.push({ text: text.slice(from), kana: false });
-  return pieces;
+/** How a wrapping paragraph gets its breaks before small kana (see CJ above). */
+export function kanaBreaks(paragraph: string): 'none' | 'break-all' | 'spaces' {
+  if (!HAS_CJ.test(paragraph)) return 'none';
+  return NOT_JAPANESE.test(paragraph) ? 'spaces' : 'break-all';
+}
+
+/** A zero-width space before each small kana or ー after a Japanese character. */
+export function spaceBeforeKana(text: string): string {
+  return HAS_CJ.test(text) ? text.replace(BEFORE_CJ, '\u200b') : text;
 }
 
 // Quotation marks between East Asian characters (UAX #14 since Unicode 15.1, rule LB19a; Chromium

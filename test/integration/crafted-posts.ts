@@ -83,4 +83,13 @@ export const CRAFTED_POSTS: CraftedPost[] = [
       quote: fxBody('1900000000000040007', `क${'\u0903'.repeat(24_999)}`).tweet,
     }),
   },
+  // Small kana between Latin letters, in the post and its quote: a break before each kana in
+  // text the engine lays out as one run, not thousands of spans.
+  {
+    name: '25,000 characters of small kana and Latin',
+    id: '1900000000000040009',
+    body: fxBody('1900000000000040009', 'ァa'.repeat(12_500), {
+      quote: fxBody('1900000000000040010', 'ァa'.repeat(12_500)).tweet,
+    }),
+  },
 ];
