@@ -131,13 +131,21 @@ function breakBeforeKana(block: Container): void {
   }
 }
 
+// A ZWJ or ZWNJ after an ideograph, kana or Hangul joins nothing, but it joins the character's
+// grapheme, and the CJK fonts lack it: the engine drew the pair from a face that has the joiner
+// (Arabic's, say) and the ideograph as a box.
+const CJK_JOINER =
+  /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef])[\u200c\u200d]+/gu;
+const dropCjkJoiners = (text: string) =>
+  text.includes('\u200c') || text.includes('\u200d') ? text.replace(CJK_JOINER, '') : text;
+
 function toNode(
   child: Child,
   images: Map<string, ImageBytes>,
   fits: Fit[],
   inherited: Record<string, unknown> = {},
 ): Node {
-  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(child) };
+  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(dropCjkJoiners(child)) };
   const { style, children, image, dir, lang, fitWidth } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);

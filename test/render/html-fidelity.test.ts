@@ -155,6 +155,12 @@ for (const [label, key, text, width] of [
   });
 }
 
+// A joiner after an ideograph, kana or Hangul, in a card whose other scripts' fonts have joiners.
+test('HTML in Chromium matches the PNG: ZWJ and ZWNJ after CJK characters', async (t) => {
+  const text = 'ァ\u200d漢\u200d 中\u200c文 한\u200c국 a\u200db Ж\u200dЖ א\u200dב ع\u200dع ก\u200dก';
+  await assertHtmlMatchesPng(t, 'cjk-joiners', corpusPost('emoji', { text }), new Map(), 'light', { width: 400 });
+});
+
 // 🍉 is the one Twemoji picture whose view box is not square: a browser keeps its proportions.
 test('HTML in Chromium matches the PNG: an emoji that is wider than tall', async (t) => {
   const text = 'We ate 🍉 at the beach 🍉🍉🍉 and more 🍉';
