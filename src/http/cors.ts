@@ -14,7 +14,9 @@ const API_EXPOSED = [
   'Content-Disposition',
 ];
 
-const COMMON = { strictPreflight: false, maxAge: 600, cacheControl: 600 } as const;
+// A route's own cors config is used as given (the plugin turns a number into max-age only in its
+// global options): Cache-Control as the header's text.
+const COMMON = { strictPreflight: false, maxAge: 600, cacheControl: 'max-age=600' } as const;
 
 /** Hosted images are public: any origin may read them. Set as the `cors` config of their routes. */
 export const IMAGES_CORS: FastifyCorsOptions = {

@@ -34,6 +34,7 @@ test('CORS: hosted images from any origin; the API only from POSTSHOT_CORS_ORIGI
   assert.equal(imgPreflight.statusCode, 204);
   assert.equal(imgPreflight.headers['access-control-allow-origin'], '*');
   assert.match(String(imgPreflight.headers['access-control-allow-headers']), /Range/);
+  assert.equal(imgPreflight.headers['cache-control'], 'max-age=600', "a preflight is cached, as the API's is");
 
   const open = await build(t, {
     env: { ...NO_RATE, POSTSHOT_CORS_ORIGINS: 'https://app.example.com, http://localhost:3000' },
@@ -49,6 +50,7 @@ test('CORS: hosted images from any origin; the API only from POSTSHOT_CORS_ORIGI
     },
   });
   assert.equal(preflight.statusCode, 204);
+  assert.equal(preflight.headers['cache-control'], 'max-age=600');
   assert.equal(preflight.headers['access-control-allow-origin'], 'https://app.example.com');
   assert.match(String(preflight.headers['access-control-allow-methods']), /POST/);
   assert.match(String(preflight.headers['access-control-allow-headers']), /X-API-KEY/);
