@@ -32,15 +32,18 @@ export function dropControls(s: string): string {
 const MAX_MARKS = 32;
 const MARK_RUN = new RegExp(`((?:\\p{M}|[\\u200c\\u200d]){${MAX_MARKS}})(?:\\p{M}|[\\u200c\\u200d])+`, 'gu');
 // Other characters that join one grapheme however many follow: conjoining Hangul jamo of one kind
-// (an old syllable has at most three) and prepended marks (۝ before its digits). Hundreds in a row
-// were one cluster no line could break, drawn across the card's padding.
+// (an old syllable has at most three), prepended marks (۝ before its digits) and consonants linked
+// by a virama (a conjunct has at most four or five). Hundreds in a row were one cluster no line
+// could break, drawn across the card's padding.
 const MAX_JOINED = 8;
+const VIRAMA_LINK = String.raw`\p{L}[\u094d\u09cd\u0acd\u0b4d\u0c4d\u0d4d]\u200d?`;
 const JOINED_RUNS = [
-  String.raw`\u1100-\u115f\ua960-\ua97f`,
-  String.raw`\u1160-\u11a7\ud7b0-\ud7c6`,
-  String.raw`\u11a8-\u11ff\ud7cb-\ud7fb`,
-  String.raw`\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2`,
-].map((kind) => new RegExp(`([${kind}]{${MAX_JOINED}})[${kind}]+`, 'gu'));
+  String.raw`[\u1100-\u115f\ua960-\ua97f]`,
+  String.raw`[\u1160-\u11a7\ud7b0-\ud7c6]`,
+  String.raw`[\u11a8-\u11ff\ud7cb-\ud7fb]`,
+  String.raw`[\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u{110bd}\u{110cd}\u{111c2}\u{111c3}\u{1193f}\u{11941}\u{11a3a}\u{11a84}-\u{11a89}\u{11d46}]`,
+  `(?:${VIRAMA_LINK})`,
+].map((one) => new RegExp(`((?:${one}){${MAX_JOINED}})(?:${one})+`, 'gu'));
 
 /**
  * Post text as X shows it and a card can draw: dropControls(), at most 32 marks in a row and at

@@ -137,11 +137,14 @@ test('a character carries at most 32 marks: a cluster of thousands is cut, stack
   assert.equal(text(`Z${'\u0301\u200d'.repeat(300)} b`), `Z${'\u0301\u200d'.repeat(16)} b`, 'joiners between marks');
 });
 
-test('hundreds of jamo or prepended marks are not one cluster: runs of one kind keep 8', () => {
+test('hundreds of jamo, prepended marks or virama links are not one cluster: runs of one kind keep 8', () => {
   const text = (t: string) => fxPost({ text: t }).text;
   assert.equal(text(`가${'\u11a8'.repeat(400)} b`), `가${'\u11a8'.repeat(8)} b`);
   assert.equal(text(`${'\u1100'.repeat(400)}\u1161 b`), `${'\u1100'.repeat(8)}\u1161 b`);
   assert.equal(text(`${'\u0600'.repeat(300)}12 b`), `${'\u0600'.repeat(8)}12 b`);
+  assert.equal(text(`${'\u0d4e'.repeat(100)}a b`), `${'\u0d4e'.repeat(8)}a b`);
+  assert.equal(text(`${'क्'.repeat(100)}क b`), `${'क्'.repeat(8)}क b`, 'consonants linked by a virama');
+  assert.equal(text(`${'ক্\u200d'.repeat(100)}ক b`), `${'ক্\u200d'.repeat(8)}ক b`);
   // Old Hangul and the end of an ayah are left as they are.
-  for (const kept of ['ᄒᆞᆫ글 ᄀᆞᄅᆞᆷ', '۝١٢ آية']) assert.equal(text(kept), kept);
+  for (const kept of ['ᄒᆞᆫ글 ᄀᆞᄅᆞᆷ', '۝١٢ آية', 'স্বাস্থ্য রাষ্ট্র', 'त्र्य क्ष्म्य']) assert.equal(text(kept), kept);
 });
