@@ -131,13 +131,14 @@ function breakBeforeKana(block: Container): void {
   }
 }
 
-// A ZWJ or ZWNJ after an ideograph, kana or Hangul joins nothing, but it joins the character's
-// grapheme, and the CJK fonts lack it: the engine drew the pair from a face that has the joiner
-// (Arabic's, say) and the ideograph as a box.
-const CJK_JOINER =
-  /(?<=[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef])[\u200c\u200d]+/gu;
-const dropCjkJoiners = (text: string) =>
-  text.includes('\u200c') || text.includes('\u200d') ? text.replace(CJK_JOINER, '') : text;
+// A ZWJ or ZWNJ after a letter of a script that never joins (Latin, Cyrillic, Hebrew, Thai, CJK...)
+// changes nothing drawn, but it joins the letter's grapheme, and the engine draws a grapheme from
+// one face: once a face with joiners was loaded (Devanagari's, say), it drew the pair from that
+// face, a Latin letter in another design and an ideograph as a box.
+const NON_JOINING = String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{Script=Georgian}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Lao}\p{Script=Ethiopic}\p{Script=Cherokee}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef\d`;
+const IDLE_JOINER = new RegExp(`(?<=[${NON_JOINING}])[\\u200c\\u200d]+`, 'gu');
+const dropIdleJoiners = (text: string) =>
+  text.includes('\u200c') || text.includes('\u200d') ? text.replace(IDLE_JOINER, '') : text;
 
 function toNode(
   child: Child,
@@ -145,7 +146,7 @@ function toNode(
   fits: Fit[],
   inherited: Record<string, unknown> = {},
 ): Node {
-  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(dropCjkJoiners(child)) };
+  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(dropIdleJoiners(child)) };
   const { style, children, image, dir, lang, fitWidth } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);
