@@ -15,10 +15,10 @@ const HOUR = 3600_000;
 export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 20 } as const;
 
 // No whitespace, separators, control or format characters (bidi controls such as U+202E, zero-width
-// ones) or lone surrogates: an address is echoed in pages, logs and mail headers, where they would
-// disguise it.
+// ones), characters drawn blank (U+3164, U+2800) or lone surrogates: an address is echoed in
+// pages, logs and mail headers, where they would disguise it.
 const EMAIL =
-  /^[^\s\p{Z}\p{Cc}\p{Cf}\p{Cs}@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/u;
+  /^[^\s\p{Z}\p{Cc}\p{Cf}\p{Cs}\p{Default_Ignorable_Code_Point}\u2800@<>()",;:\\[\]]{1,64}@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/u;
 
 export type SignInRequestResult =
   | { ok: true; email: string }

@@ -40,6 +40,10 @@ test('sign-in refuses addresses with bidi controls, format or control characters
     'a b@b.co',
     'a\u3000b@b.co', // IDEOGRAPHIC SPACE
     'a\u2028b@b.co', // LINE SEPARATOR
+    'a\u3164@example.com', // HANGUL FILLER: drawn blank, so it reads as a@example.com
+    'a\uffa0b@b.co', // HALFWIDTH HANGUL FILLER
+    'a\u115fb@b.co', // HANGUL CHOSEONG FILLER
+    'a\u2800b@b.co', // BRAILLE PATTERN BLANK
   ]) {
     const res = await signIn(email);
     const page = await res.text();
