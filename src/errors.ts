@@ -23,3 +23,13 @@ export function describeCause(err: unknown): string {
   const inner = (err as { cause?: unknown } | null)?.cause ?? err;
   return String((inner as Error | null)?.message ?? inner).split('\n')[0];
 }
+
+/**
+ * An account already has this address (compared case-insensitively): one address, one account,
+ * or signing in at /account could only ever reach the oldest of them.
+ */
+export class AddressTakenError extends Error {
+  constructor(readonly email: string) {
+    super(`an account with the address ${email} already exists`);
+  }
+}

@@ -58,18 +58,24 @@ export async function build(t: TestContext, options: BuildTestOptions = {}): Pro
     await scaled?.cleanup();
     fs.rmSync(dataDir, { recursive: true, force: true });
   });
+  let accounts = 0;
   return {
     app,
     upstream,
     c,
     dataDir,
     scaled,
-    async account(plan: Plan = 'free', email = 'user@example.com') {
+    // One account per address: each default account gets its own (user@, user-2@, ...).
+    async account(plan: Plan = 'free', email = defaultEmail(++accounts)) {
       const r = await createAccountWithKey(c.accounts, { email, plan }, c.clock());
       if (!r.ok) throw new Error(r.message);
       return { accountId: r.value.account.id, apiKey: r.value.apiKey };
     },
   };
+}
+
+function defaultEmail(n: number): string {
+  return n === 1 ? 'user@example.com' : `user-${n}@example.com`;
 }
 
 /** A clock the test moves by hand. */

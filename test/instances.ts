@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { createAccountWithKey } from '../src/auth/admin.ts';
 import { loadConfig } from '../src/config.ts';
 import { openAccountStore } from '../src/container.ts';
@@ -89,7 +90,9 @@ export async function createKey(
 ): Promise<{ apiKey: string; accountId: string }> {
   const store = await openAccountStore(loadConfig(env));
   try {
-    const r = await createAccountWithKey(store, { email: 'scale@example.com', plan }, Date.now());
+    // One account per address: each key's account gets its own.
+    const email = `scale-${randomBytes(4).toString('hex')}@example.com`;
+    const r = await createAccountWithKey(store, { email, plan }, Date.now());
     if (!r.ok) throw new Error(r.message);
     return { apiKey: r.value.apiKey, accountId: r.value.account.id };
   } finally {

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
+import { AddressTakenError } from '../errors.ts';
 import type { Mailer } from '../notify/interface.ts';
 import type { RateLimiter } from '../ratelimit/interface.ts';
 import type { Account, AccountStore } from '../storage/accounts/interface.ts';
@@ -95,7 +96,14 @@ export class SignInService {
     if (existing) return { ok: true, account: existing, created: false };
     // Sign-up closed after the link was sent: the link was for a new account.
     if (this.d.signup === 'closed') return { ok: false, reason: 'signup_closed' };
-    const account = await this.d.accounts.createAccount({ email: used.email, plan: 'free', now: this.d.clock() });
-    return { ok: true, account, created: true };
+    try {
+      const account = await this.d.accounts.createAccount({ email: used.email, plan: 'free', now: this.d.clock() });
+      return { ok: true, account, created: true };
+    } catch (err) {
+      // Another link for the same new address was used at the same moment: its account is this one.
+      const raced = err instanceof AddressTakenError ? await this.d.accounts.findAccountByEmail(used.email) : null;
+      if (!raced) throw err;
+      return { ok: true, account: raced, created: false };
+    }
   }
 }

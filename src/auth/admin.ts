@@ -1,3 +1,4 @@
+import { AddressTakenError } from '../errors.ts';
 import type { Account, AccountStore, ApiKeyRecord } from '../storage/accounts/interface.ts';
 import { isPlan, PLANS, PLAN_NAMES, type Plan } from '../quota/plans.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.ts';
@@ -26,10 +27,21 @@ export async function createAccountWithKey(
   if (!EMAIL.test(input.email)) return { ok: false, message: `"${input.email}" is not an e-mail address` };
   const plan = input.plan ?? 'free';
   if (!isPlan(plan)) return { ok: false, message: `unknown plan "${plan}" (plans: ${PLAN_NAMES.join(', ')})` };
-  const account = await store.createAccount({ email: input.email, plan, now });
+  const account = await createAccountOnce(store, input.email, plan, now);
+  if (!account) return { ok: false, message: `an account with the address ${input.email} already exists` };
   const issued = await issueApiKey(store, account.id, now);
   if (!issued.ok) return issued;
   return { ok: true, value: { account, ...issued.value } };
+}
+
+/** One account per address (any case): sign-in at /account finds an account by its address. */
+async function createAccountOnce(store: AccountStore, email: string, plan: Plan, now: number): Promise<Account | null> {
+  try {
+    return await store.createAccount({ email, plan, now });
+  } catch (err) {
+    if (err instanceof AddressTakenError) return null;
+    throw err;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, test, type TestContext } from 'node:test';
 import pg from 'pg';
+import { AddressTakenError } from '../../src/errors.ts';
 import { loadConfig } from '../../src/config.ts';
 import { openAccountStore } from '../../src/container.ts';
 import type { AccountStore, ReserveRequest } from '../../src/storage/accounts/interface.ts';
@@ -124,15 +125,31 @@ for (const backend of BACKENDS) {
       assert.equal((await store.findKeyByHash('h2'))?.account.plan, 'business', 'a plan change shows at once');
     });
 
-    test('accounts by e-mail: compared case-insensitively, the oldest match', async (t) => {
+    test('accounts by e-mail: compared case-insensitively, one account per address', async (t) => {
       const { store } = await backend.fresh(t);
       const a = await store.createAccount({ email: 'Mixed.Case@Example.com', plan: 'pro', now: 5 });
-      await store.createAccount({ email: 'mixed.case@example.com', plan: 'free', now: 6 });
+      await assert.rejects(
+        store.createAccount({ email: 'mixed.case@example.com', plan: 'free', now: 6 }),
+        AddressTakenError,
+      );
       const other = await store.createAccount({ email: 'other@example.com', plan: 'free', now: 7 });
       assert.deepEqual(await store.findAccountByEmail('MIXED.case@example.COM'), a);
       assert.deepEqual(await store.findAccountByEmail('other@example.com'), other);
       assert.equal(await store.findAccountByEmail('nobody@example.com'), null);
       assert.equal(await store.findAccountByEmail('%@example.com'), null, 'no pattern matching');
+    });
+
+    test('accounts: two stores creating the same address at once make one account', async (t) => {
+      const { store, reopen } = await backend.fresh(t);
+      const second = await reopen();
+      const results = await Promise.allSettled(
+        [store, second, store, second].map((s, i) =>
+          s.createAccount({ email: i % 2 ? 'Race@Example.com' : 'race@example.com', plan: 'free', now: i }),
+        ),
+      );
+      assert.equal(results.filter((r) => r.status === 'fulfilled').length, 1);
+      for (const r of results) if (r.status === 'rejected') assert.ok(r.reason instanceof AddressTakenError);
+      assert.equal((await store.listAccounts()).length, 1);
     });
 
     test('keys: a name when given, last use moved forward only, by any store on the data', async (t) => {

@@ -27,6 +27,12 @@ test('accounts, keys and usage from the command line', async (t) => {
   assert.match(accountId, /^acc_/);
   assert.match(apiKey, /^psk_[0-9A-Za-z]{38}$/);
 
+  // One account per address, compared as sign-in at /account compares it.
+  const again = await cli(env, 'accounts', 'create', '--email', 'CLI@example.com', '--plan', 'pro', '--json');
+  assert.equal(again.code, 1);
+  assert.equal(again.out, '');
+  assert.equal(again.err, 'postshot: an account with the address CLI@example.com already exists');
+
   const list = JSON.parse((await cli(env, 'accounts', 'list', '--json')).out);
   assert.deepEqual(
     list.map((a: { id: string; plan: string }) => [a.id, a.plan]),

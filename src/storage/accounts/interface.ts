@@ -92,6 +92,10 @@ export interface AccountStore extends OutboxStore {
    * one (a file in the data dir, which `serve` locks).
    */
   readonly sharedByServers: boolean;
+  /**
+   * Throws AddressTakenError when an account already has this address, compared case-insensitively
+   * (one address, one account): checked and inserted atomically, across processes and instances.
+   */
   createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account>;
   getAccount(id: string): Promise<Account | null>;
   listAccounts(): Promise<Account[]>;

@@ -1,24 +1,31 @@
+import { AddressTakenError } from '../../../errors.ts';
 import { generateId } from '../../../ids.ts';
 import type { Plan } from '../../../quota/plans.ts';
 import type { Account, ApiKeyRecord, NewKey } from '../interface.ts';
 import type { FoundKey, KeyFinder } from '../key-cache.ts';
 import { type AccountRow, type KeyAccountRow, type KeyRow, toAccount, toKey, toKeyAndAccount } from '../rows.ts';
-import type { Queryable } from './client.ts';
+import type { PgClient } from './client.ts';
 
 /** Accounts and API keys in PostgreSQL. */
 export class PostgresDirectory implements KeyFinder {
-  constructor(private readonly db: Queryable) {}
+  constructor(private readonly db: PgClient) {}
 
+  /**
+   * Throws AddressTakenError when an account already has this address (any case). The lock on the
+   * lower-cased address makes check and insert one step for every instance; a unique index could
+   * not be added to a database that already holds duplicates.
+   */
   async createAccount(input: { email: string; plan: Plan; now: number }): Promise<Account> {
     const id = generateId('acc');
     const { email, plan, now } = input;
-    await this.db.query('INSERT INTO accounts (id, email, plan, anchor, created_at) VALUES ($1, $2, $3, $4, $4)', [
-      id,
-      email,
-      plan,
-      now,
-    ]);
-    return { id, email, plan, anchor: now, createdAt: now };
+    return this.db.tx(async (c) => {
+      await c.query(`SELECT pg_advisory_xact_lock(hashtext('postshot:account-email:' || lower($1)))`, [email]);
+      const taken = await c.query('SELECT 1 FROM accounts WHERE lower(email) = lower($1) LIMIT 1', [email]);
+      if (taken.rowCount) throw new AddressTakenError(email);
+      const sql = 'INSERT INTO accounts (id, email, plan, anchor, created_at) VALUES ($1, $2, $3, $4, $4)';
+      await c.query(sql, [id, email, plan, now]);
+      return { id, email, plan, anchor: now, createdAt: now };
+    });
   }
 
   async getAccount(id: string): Promise<Account | null> {

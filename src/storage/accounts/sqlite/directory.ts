@@ -1,9 +1,12 @@
 import type Database from 'better-sqlite3';
+import { AddressTakenError } from '../../../errors.ts';
 import { generateId } from '../../../ids.ts';
 import type { Plan } from '../../../quota/plans.ts';
 import type { Account, ApiKeyRecord, NewKey } from '../interface.ts';
 import type { FoundKey, KeyFinder } from '../key-cache.ts';
 import { type AccountRow, type KeyAccountRow, type KeyRow, toAccount, toKey, toKeyAndAccount } from '../rows.ts';
+
+type NewAccount = { email: string; plan: Plan; now: number };
 
 /** Accounts and API keys in SQLite. */
 export class SqliteDirectory implements KeyFinder {
@@ -11,6 +14,7 @@ export class SqliteDirectory implements KeyFinder {
   /** Moves on every key or account change, this connection's or another's (see changeToken). */
   private generation = 0;
   private dataVersion: number;
+  private readonly insertIfAddressFree: Database.Transaction<(input: NewAccount) => Account>;
 
   constructor(db: Database.Database) {
     this.stmt = {
@@ -37,6 +41,10 @@ export class SqliteDirectory implements KeyFinder {
       dataVersion: db.prepare('PRAGMA data_version').pluck(),
     };
     this.dataVersion = this.stmt.dataVersion.get() as number;
+    // IMMEDIATE: the check and the insert hold the write lock together, so another process (the
+    // CLI beside a serve) cannot add the same address in between.
+    const insert = db.transaction((input: NewAccount) => this.insertAccount(input));
+    this.insertIfAddressFree = insert.immediate as typeof insert;
   }
 
   /**
@@ -52,7 +60,13 @@ export class SqliteDirectory implements KeyFinder {
     return this.generation;
   }
 
-  createAccount(input: { email: string; plan: Plan; now: number }): Account {
+  /** Throws AddressTakenError when an account already has this address (any case). */
+  createAccount(input: NewAccount): Account {
+    return this.insertIfAddressFree(input);
+  }
+
+  private insertAccount(input: NewAccount): Account {
+    if (this.findAccountByEmail(input.email)) throw new AddressTakenError(input.email);
     const id = generateId('acc');
     this.stmt.insertAccount.run(id, input.email, input.plan, input.now, input.now);
     this.generation++;
