@@ -45,8 +45,9 @@ export const OPTIONS_SCHEMA = Type.Object(
     timeZoneOffset: Type.String({
       default: 'UTC+0',
       pattern: '^UTC(?:[+-](?:1[0-4]|[0-9])(?::[0-5][0-9])?)?$',
-      description: 'The offset the date line is shown in: UTC, UTC±H or UTC±H:MM, at most ±14:00.',
-      'x-allowed': 'UTC, UTC±H or UTC±H:MM, at most ±14:00',
+      description:
+        'The offset the date line is shown in: UTC, UTC±H or UTC±H:MM, at most ±14:00. A space in place of + (what an unencoded + in a query string becomes: UTC 8, UTC 5:30) is read as +.',
+      'x-allowed': 'UTC, UTC±H or UTC±H:MM, at most ±14:00 (a space in place of + is read as +)',
     }),
     width: Type.Integer({ minimum: 300, maximum: 1000, default: 550, description: 'Card width in CSS pixels.' }),
     height: Type.Union([Type.Literal('auto'), Type.Integer({ minimum: 100, maximum: 5000 })], {
@@ -156,15 +157,20 @@ function coerce(name: OptionName, s: PropertySchema, raw: string): unknown {
   return raw.trim();
 }
 
-/** `utc+05:30` → `UTC+5:30`, `utc` → `UTC+0`; undefined when malformed or beyond ±14:00. */
+/**
+ * `utc+05:30` → `UTC+5:30`, `utc` → `UTC+0`, `utc 8` → `UTC+8`; undefined when malformed or beyond
+ * ±14:00. A space is a +: an unencoded + in a query string arrives as one, and TwitterShots' docs
+ * write `UTC+8` unencoded.
+ */
 function normalizeOffset(v: string): string | undefined {
-  const m = /^utc(?:([+-])(\d{1,2})(?::(\d{2}))?)?$/.exec(v);
+  const m = /^utc(?:([+ -])(\d{1,2})(?::(\d{2}))?)?$/.exec(v);
   if (!m) return undefined;
+  const sign = m[1] === '-' ? '-' : '+';
   const hours = Number(m[2] ?? 0);
   const minutes = Number(m[3] ?? 0);
   if (minutes > 59 || hours * 60 + minutes > MAX_OFFSET_MINUTES) return undefined;
   if (hours === 0 && minutes === 0) return 'UTC+0';
-  return `UTC${m[1]}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
+  return `UTC${sign}${hours}${minutes ? `:${String(minutes).padStart(2, '0')}` : ''}`;
 }
 
 /** Minutes east of UTC of a normalized offset. */

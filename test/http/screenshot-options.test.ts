@@ -140,6 +140,13 @@ test('timeZoneOffset moves and labels the time line', async (t) => {
   assert.equal(await line('timeZoneOffset=UTC%2B5:30'), '2:30 PM UTC+5:30 · Apr 11, 2026');
   assert.equal(await line('timeZoneOffset=utc-10'), '11:00 PM UTC-10 · Apr 10, 2026');
   assert.equal(await line('timeZoneOffset=UTC'), '9:00 AM UTC · Apr 11, 2026');
+  // An unencoded + (as TwitterShots' docs write it) arrives as a space: read it as the sign.
+  assert.equal(await line('timeZoneOffset=UTC+8'), '5:00 PM UTC+8 · Apr 11, 2026');
+  assert.equal(await line('timeZoneOffset=UTC+5:30'), '2:30 PM UTC+5:30 · Apr 11, 2026');
+  assert.equal(await line('timeZoneOffset=UTC%205:30'), '2:30 PM UTC+5:30 · Apr 11, 2026');
+  const twoSpaces = await get(LONG, 'timeZoneOffset=UTC++8');
+  assert.equal(twoSpaces.statusCode, 400);
+  assert.match(twoSpaces.json().detail, /a space in place of \+ is read as \+/);
 });
 
 test('JPEG and WebP: magic bytes, dimensions, quality', async (t) => {

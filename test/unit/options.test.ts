@@ -88,7 +88,7 @@ test('refusals name the option, the value and what is allowed', () => {
   assert.match(refused({ width: ['400', '500'] }), /given once/);
   assert.equal(
     refused({ timeZoneOffset: 'UTC+14:01' }),
-    'Parameter "timeZoneOffset" must be UTC, UTC±H or UTC±H:MM, at most ±14:00, got "UTC+14:01".',
+    'Parameter "timeZoneOffset" must be UTC, UTC±H or UTC±H:MM, at most ±14:00 (a space in place of + is read as +), got "UTC+14:01".',
   );
   assert.match(refused({ timeZoneOffset: 'GMT+1' }), /timeZoneOffset/);
   assert.match(refused({ backgroundImage: 'ftp://example.com/a.png' }), /backgroundImage/);
