@@ -303,3 +303,31 @@ test('bulk: 100 ids are fetched 32 at a time (4 round trips of a 100 ms upstream
   // 32 at a time: 100 ids take 4 upstream round trips (~400 ms), not 100.
   assert.equal(h.upstream.peakConcurrency(), 32);
 });
+
+test("an unencoded share link's ?s= / ?t= is refused with a hint to URL-encode the post's URL", async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const get = (url: string) => h.app.inject({ url, headers: { 'x-api-key': apiKey } });
+  const link = 'https://twitter.com/acme/status/1900000000000000008';
+  for (const url of [
+    `/api/v1/content/${link}?s=20`,
+    `/api/v1/content/${link}?s=20&t=AbCdEf`,
+    `/api/v1/screenshot/${link}?t=AbCdEf`,
+  ]) {
+    const res = await get(url);
+    assertProblem(res, 400, 'invalid_parameter');
+    assert.match(
+      res.json().detail,
+      /^Unknown query parameter "[st]"\. It looks like part of the post's URL .*URL-encode/,
+    );
+    assert.equal(res.headers['x-quota-remaining'], '300', `${url} costs nothing`);
+  }
+  // A numeric id, or another unknown name beside s: the plain refusal listing what is allowed.
+  for (const url of [`/api/v1/content/${TEXT_POST}?s=20`, `/api/v1/content/${link}?s=20&bogus=1`]) {
+    const res = await get(url);
+    assertProblem(res, 400, 'invalid_parameter');
+    assert.match(res.json().detail, /Allowed: includeStats/);
+  }
+  const encoded = await get(`/api/v1/content/${encodeURIComponent(`${link}?s=20`)}`);
+  assert.notEqual(encoded.statusCode, 400, 'the encoded share link is a post URL');
+});

@@ -20,8 +20,8 @@ import { assertSchemaValid, documented } from '../schemas/validation.ts';
 // Enough to fetch 100 ids in a few upstream round trips without flooding the sources.
 const FETCH_CONCURRENCY = 32;
 
-function readOptions(query: unknown): MarkdownOptions {
-  rejectUnknownQuery(query, OPTION_NAMES);
+function readOptions(query: unknown, postInPath?: string): MarkdownOptions {
+  rejectUnknownQuery(query, OPTION_NAMES, postInPath);
   return {
     includeStats: readBoolean(query, 'includeStats', true),
     includeMedia: readBoolean(query, 'includeMedia', true),
@@ -117,8 +117,9 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
       endpoint: 'content',
       cost: 1,
       validate: () => {
-        options = readOptions(request.query);
-        id = requirePostId((request.params as { '*'?: string })['*']);
+        const postInPath = (request.params as { '*'?: string })['*'];
+        options = readOptions(request.query, postInPath);
+        id = requirePostId(postInPath);
         assertSchemaValid(request);
       },
       inHand: async () => {

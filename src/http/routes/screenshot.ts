@@ -42,8 +42,9 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
       endpoint: 'screenshot',
       cost: 1,
       validate: (caller) => {
-        ({ options, returnType } = readScreenshotQuery(request.query));
-        id = requirePostId((request.params as { '*'?: string })['*']);
+        const postInPath = (request.params as { '*'?: string })['*'];
+        ({ options, returnType } = readScreenshotQuery(request.query, postInPath));
+        id = requirePostId(postInPath);
         // The query was read above (case-insensitive values); the schema still checks the path.
         assertSchemaValid(request);
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {

@@ -52,8 +52,11 @@ const QUERY_NAMES = [...OPTION_NAMES, 'returnType'];
  * true/false/1/0/yes/no, so this replaces the schema check for the query (which compares raw
  * values); a refusal is a 400 invalid_parameter naming the parameter, the value and what is allowed.
  */
-export function readScreenshotQuery(query: unknown): { options: RenderOptionsFull; returnType: 'buffer' | 'url' } {
-  rejectUnknownQuery(query, QUERY_NAMES);
+export function readScreenshotQuery(
+  query: unknown,
+  postInPath?: string,
+): { options: RenderOptionsFull; returnType: 'buffer' | 'url' } {
+  rejectUnknownQuery(query, QUERY_NAMES, postInPath);
   const q = (query ?? {}) as Record<string, unknown>;
   const rt = typeof q.returnType === 'string' ? q.returnType.trim().toLowerCase() : q.returnType;
   try {
