@@ -5,19 +5,39 @@ import type { ClaimedMessage, MailMessage } from './interface.ts';
 
 const PLAN_LABEL: Record<string, string> = { free: 'Free', pro: 'Pro', pro_plus: 'Pro+', business: 'Business' };
 
+/**
+ * The headline: the threshold, and the real share when one charge (a bulk request) jumped past it,
+ * so that it agrees with the Used line below it.
+ */
+function composeHeadline(m: ClaimedMessage, plan: string): string {
+  if (m.threshold >= 100) return `You have used all of your ${plan} quota`;
+  const share = Math.floor((m.used * 100) / m.limit);
+  if (share <= m.threshold) return `You have used ${m.threshold}% of your ${plan} quota`;
+  return `You have passed ${m.threshold}% of your ${plan} quota: ${share}% is used`;
+}
+
+/** A one-time allowance never comes back: its refusals last until an upgrade, not until a reset. */
+function composeResetLines(m: ClaimedMessage, plan: string): { resets: string; refused: string } {
+  const end = computePeriod(m.plan, m.anchor, m.periodStart).end;
+  if (PLANS[m.plan].period === 'one_time' || end === null) {
+    return {
+      resets: `The ${plan} plan’s ${m.limit.toLocaleString('en-US')} credits are a one-time allowance and do not reset; upgrade for a monthly quota.`,
+      refused: 'Requests are refused with 403 quota_exceeded until the account moves to a paid plan.',
+    };
+  }
+  return {
+    resets: `Your quota resets on ${new Date(end).toISOString().slice(0, 10)} at 00:00 UTC.`,
+    refused: 'Requests are refused with 403 quota_exceeded until then.',
+  };
+}
+
 /** The quota e-mail for one outbox row: plan, used, remaining, limit, and when the period resets. */
 export function composeQuotaMail(m: ClaimedMessage, from: string, domain: string): MailMessage {
   const remaining = Math.max(0, m.limit - m.used);
   const plan = PLAN_LABEL[m.plan] ?? m.plan;
-  const end = computePeriod(m.plan, m.anchor, m.periodStart).end;
-  const resets =
-    PLANS[m.plan].period === 'one_time' || end === null
-      ? 'The free plan’s 50 credits are a one-time allowance and do not reset; upgrade for a monthly quota.'
-      : `Your quota resets on ${new Date(end).toISOString().slice(0, 10)} at 00:00 UTC.`;
-  const headline =
-    m.threshold >= 100
-      ? `You have used all of your ${plan} quota`
-      : `You have used ${m.threshold}% of your ${plan} quota`;
+  const { resets, refused } = composeResetLines(m, plan);
+  const headline = composeHeadline(m, plan);
+  const exhausted = remaining === 0 ? refused : '';
   const lines = [
     `${headline}.`,
     '',
@@ -27,7 +47,7 @@ export function composeQuotaMail(m: ClaimedMessage, from: string, domain: string
     `Limit: ${m.limit.toLocaleString('en-US')}`,
     '',
     resets,
-    m.threshold >= 100 ? 'Requests are refused with 403 quota_exceeded until then.' : '',
+    exhausted,
   ].filter((l, i, all) => l !== '' || all[i - 1] !== '');
   const text = `${lines.join('\n').trim()}\n`;
   const html =
@@ -44,7 +64,9 @@ export function composeQuotaMail(m: ClaimedMessage, from: string, domain: string
           `<tr><td>${k}</td><td><strong>${escapeHtml(typeof v === 'number' ? v.toLocaleString('en-US') : v)}</strong></td></tr>`,
       )
       .join('') +
-    `</table><p>${escapeHtml(resets)}</p></body></html>`;
+    `</table><p>${escapeHtml(resets)}</p>` +
+    (exhausted ? `<p>${escapeHtml(exhausted)}</p>` : '') +
+    '</body></html>';
   return {
     to: m.email,
     from,

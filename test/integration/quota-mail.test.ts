@@ -40,6 +40,11 @@ test('each threshold sends exactly one e-mail with the right numbers', async (t)
     assert.match(mail.text, new RegExp(`Remaining: ${50 - used}\\b`));
     assert.match(mail.text, /Limit: 50\b/);
     assert.match(mail.text, /do not reset/);
+    if (threshold === 100) {
+      // No reset to wait for: the refusal lasts until an upgrade.
+      assert.match(mail.text, /refused with 403 quota_exceeded until the account moves to a paid plan/);
+      assert.doesNotMatch(mail.text, /until then/);
+    }
     assert.match(mail.raw, /^From: quota@postshot\.test/m);
     assert.match(mail.raw, /Content-Type: multipart\/alternative/);
     assert.match(mail.raw, /Content-Type: text\/html/);
@@ -48,6 +53,32 @@ test('each threshold sends exactly one e-mail with the right numbers', async (t)
   assert.equal(refused.statusCode, 403);
   assert.equal(await h.c.outbox.drain(), 0);
   assert.equal(smtp.received.length, 4);
+});
+
+test('a bulk request that jumps past a threshold: the mail says it was passed and gives the real share', async (t) => {
+  const smtp = await startSmtp();
+  t.after(() => smtp.close());
+  const clock = manualClock('2026-01-15T09:00:00Z');
+  const h = await build(t, { clock, env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url } });
+  const { apiKey } = await h.account('pro');
+  await spend(h, apiKey, 149);
+  const ids = Array.from({ length: 10 }, (_, i) => String(1900000000000000001n + BigInt(i)));
+  const bulk = await h.app.inject({
+    method: 'POST',
+    url: '/api/v1/content/tweets',
+    headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+    payload: { tweetIds: ids },
+  });
+  assert.equal(bulk.statusCode, 200);
+  const used = 300 - Number(bulk.headers['x-quota-remaining']);
+  assert.ok(used >= 153, `used ${used}: past 51 %`);
+  assert.equal(await h.c.outbox.drain(), 1);
+  const [mail] = smtp.received;
+  const share = Math.floor((used * 100) / 300);
+  assert.match(mail.text, new RegExp(`^You have passed 50% of your Pro quota: ${share}% is used\\.`, 'm'));
+  assert.match(mail.text, new RegExp(`Used: ${used}\\b`));
+  assert.doesNotMatch(mail.text, /You have used 50%/);
+  assert.doesNotMatch(mail.text, /refused/);
 });
 
 test('200 concurrent requests crossing 50 % together send one 50 % e-mail', async (t) => {
