@@ -133,3 +133,28 @@ test('the database holds only digests of sign-in links and session tokens', asyn
   assert.ok(stored.includes('digest@example.com'), 'the dump holds the rows');
   for (const s of secrets) assert.equal(stored.includes(s.slice(4, 24)), false, `${s.slice(0, 4)} token body stored`);
 });
+
+test('the quickstart offers a hosted image URL only to plans that can host images', async (t) => {
+  const h = await buildListening(t);
+  const context = await browser.newContext({ baseURL: h.url });
+  t.after(() => context.close());
+  const page = await context.newPage();
+  await page.goto('/account/sign-in');
+  await page.getByLabel('E-mail address').fill('quick@example.com');
+  await page.getByRole('button', { name: 'Send sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+  await page.goto(signInLink(await waitForMail(h.smtp, 'quick@example.com')));
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${h.url}/account`);
+
+  const headings = async () => {
+    await page.goto('/account/quickstart');
+    return page.locator('h2').allTextContents();
+  };
+  const free = await headings();
+  assert.ok(free.includes('Screenshot as PNG'), free.join(' | '));
+  assert.ok(!free.some((h2) => /hosted URL/.test(h2)), 'free answers returnType=url with 403 plan_restricted');
+  const [account] = await h.c.accounts.listAccounts();
+  await h.c.accounts.setPlan(account.id, 'pro', Date.now());
+  assert.ok((await headings()).includes('Screenshot as a hosted URL'));
+});

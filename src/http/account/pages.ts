@@ -1,5 +1,5 @@
 import type { Overview } from '../../account/overview.ts';
-import { PLANS } from '../../quota/plans.ts';
+import { PLANS, type Plan } from '../../quota/plans.ts';
 import type { Account, ApiKeyRecord } from '../../storage/accounts/interface.ts';
 import { FAMILIES, renderUsageChart } from './chart.ts';
 import { formatDate, formatDateTime, formatNumber, planLabel } from './format.ts';
@@ -202,6 +202,16 @@ export function revokePage(input: { account: Account; csrf: string; key: ApiKeyR
   });
 }
 
+function hostedUrlLine(plan: Plan, key: string, base: string): Array<[string, string]> {
+  if (!PLANS[plan].canHostImages) return [];
+  return [
+    [
+      'Screenshot as a hosted URL',
+      `curl -H "X-API-KEY: ${key}" "${base}/api/v1/screenshot/20?format=png&returnType=url"`,
+    ],
+  ];
+}
+
 export function quickstartPage(input: {
   account: Account;
   csrf: string;
@@ -216,10 +226,8 @@ export function quickstartPage(input: {
       'Screenshot as PNG',
       `curl -H "X-API-KEY: ${key}" -o post.png "${base}/api/v1/screenshot/20?format=png&theme=dark"`,
     ],
-    [
-      'Screenshot as a hosted URL',
-      `curl -H "X-API-KEY: ${key}" "${base}/api/v1/screenshot/20?format=png&returnType=url"`,
-    ],
+    // Only a plan that can host images: on the others this line answers 403 plan_restricted.
+    ...hostedUrlLine(input.account.plan, key, base),
     ['Markdown of one post', `curl -H "X-API-KEY: ${key}" -H "Accept: text/markdown" ${base}/api/v1/content/20`],
     [
       'Markdown of many posts',
