@@ -4,7 +4,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.ts';
-import { API_VERSION, SECURITY_SCHEMES } from './schemas/common.ts';
+import { API_VERSION, securitySchemes } from './schemas/common.ts';
 import { WILDCARD_PARAM } from './schemas/post-id.ts';
 import { documented } from './schemas/validation.ts';
 
@@ -38,13 +38,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Readonly<Con
         title: 'postshot API',
         version: API_VERSION,
         description:
-          'Screenshots (SVG, PNG, HTML) and Markdown of public X posts, metered per API key. ' +
+          'Screenshots (SVG, PNG, JPEG, WebP, HTML) and Markdown of public X posts, metered per API key. ' +
           'Errors are RFC 9457 problem details with a stable `code`. ' +
           'Agents can use the same operations as MCP tools at `/mcp`.',
         license: { name: 'MIT', identifier: 'MIT' },
       },
       servers: [{ url: config.publicUrl, description: 'This service (POSTSHOT_PUBLIC_URL)' }],
-      components: { securitySchemes: SECURITY_SCHEMES as never },
+      components: { securitySchemes: securitySchemes(config.signup) as never },
       tags: [
         { name: 'Screenshots', description: 'Posts rendered as images or HTML.' },
         { name: 'Content', description: 'Posts as Markdown, for people and language models.' },
@@ -59,7 +59,13 @@ export async function registerOpenApi(app: FastifyInstance, config: Readonly<Con
     routePrefix: DOCS_PREFIX,
     staticCSP: DOCS_CSP,
     validatorUrl: false,
-    uiConfig: { tryItOutEnabled: true, persistAuthorization: false, displayRequestDuration: true },
+    // BaseLayout: no top bar, whose "Explore" box loads any URL and whose logo is Fastify's, not ours.
+    uiConfig: {
+      layout: 'BaseLayout',
+      tryItOutEnabled: true,
+      persistAuthorization: false,
+      displayRequestDuration: true,
+    },
     theme: { title: 'postshot API reference' },
   });
   app.get(

@@ -134,6 +134,10 @@ test('GET /openapi.json: a valid OpenAPI 3.1 document, version 0.9.1, with one o
     name: 'X-API-KEY',
     description: doc.components.securitySchemes.apiKey.description,
   });
+  // Sign-up is open by default: a key also comes from the /account pages.
+  assert.match(doc.components.securitySchemes.apiKey.description, /sign up at `\/account`/);
+  for (const output of ['SVG', 'PNG', 'JPEG', 'WebP', 'HTML', 'Markdown'])
+    assert.ok(doc.info.description.includes(output), `the description lists ${output}`);
   const shot = doc.paths['/api/v1/screenshot/{tweetId}'].get;
   const format = shot.parameters.find((p: Doc) => p.name === 'format');
   assert.deepEqual([format.schema.enum, format.schema.default], [['svg', 'png', 'html', 'jpeg', 'webp'], 'svg']);
@@ -256,4 +260,13 @@ test('postshot openapi prints the document the service serves', async (t) => {
   assert.deepEqual(printed.servers, [
     { url: 'https://shots.example.com', description: printed.servers[0].description },
   ]);
+});
+
+test('the X-API-KEY scheme names /account for keys, as a sign-up page only while sign-up is open', async (t) => {
+  const closed = await build(t, { env: { POSTSHOT_SIGNUP: 'closed' } });
+  const description: string = (await closed.app.inject('/openapi.json')).json().components.securitySchemes.apiKey
+    .description;
+  assert.doesNotMatch(description, /sign up/i);
+  assert.match(description, /`postshot accounts create`/);
+  assert.match(description, /`\/account\/keys`/);
 });

@@ -39,6 +39,9 @@ test('/docs renders the API reference offline under its CSP, and try-it calls th
     true,
   );
   assert.ok(await tab.locator('#operations-Screenshots-getScreenshot').isVisible());
+  // No top bar: its "Explore" box and Fastify's logo are not this service's.
+  assert.equal(await tab.locator('.topbar').count(), 0);
+  assert.equal(await tab.getByRole('button', { name: 'Explore' }).count(), 0);
 
   // Authorize with the key, then run GET /api/v1/usage from the page.
   await tab.locator('.auth-wrapper .authorize').first().click();

@@ -80,16 +80,21 @@ export const SERVER_PROBLEMS = {
 
 export const API_KEY_SECURITY = [{ apiKey: [] }];
 
-export const SECURITY_SCHEMES = {
-  apiKey: {
-    type: 'apiKey',
-    in: 'header',
-    name: 'X-API-KEY',
-    description: 'Your postshot API key (`psk_…`), from `postshot accounts create` or `postshot keys create`.',
-  },
-  bearer: {
-    type: 'http',
-    scheme: 'bearer',
-    description: 'The same API key as a bearer token (accepted by `/mcp` only).',
-  },
-} as const;
+/** Where a key comes from: the /account pages take sign-ups only when POSTSHOT_SIGNUP is open. */
+function describeKeySource(signup: 'open' | 'closed'): string {
+  const operator = '`postshot accounts create` or `postshot keys create`';
+  if (signup === 'open')
+    return `Your postshot API key (\`psk_…\`): sign up at \`/account\` and create one on its API keys page, or ask the operator (${operator}).`;
+  return `Your postshot API key (\`psk_…\`), from the operator (${operator}); account holders can also create keys at \`/account/keys\`.`;
+}
+
+export function securitySchemes(signup: 'open' | 'closed') {
+  return {
+    apiKey: { type: 'apiKey', in: 'header', name: 'X-API-KEY', description: describeKeySource(signup) },
+    bearer: {
+      type: 'http',
+      scheme: 'bearer',
+      description: 'The same API key as a bearer token (accepted by `/mcp` only).',
+    },
+  } as const;
+}
