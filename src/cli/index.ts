@@ -41,22 +41,39 @@ const defaultIo: CliIo = {
 /** A refusal the CLI prints as one line and exits 1 on (bad id, bad plan, ...). */
 export class CliError extends Error {}
 
+const CLI_OPTIONS = {
+  json: { type: 'boolean' },
+  email: { type: 'string' },
+  plan: { type: 'string' },
+  ...Object.fromEntries(OPTION_NAMES.map((n) => [flagName(n), { type: 'string' as const }])),
+  output: { type: 'string', short: 'o' },
+  url: { type: 'string' },
+  'api-key': { type: 'string' },
+  posts: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
 function parseCliArgs(argv: string[]) {
-  return parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: {
-      json: { type: 'boolean' },
-      email: { type: 'string' },
-      plan: { type: 'string' },
-      ...Object.fromEntries(OPTION_NAMES.map((n) => [flagName(n), { type: 'string' as const }])),
-      output: { type: 'string', short: 'o' },
-      url: { type: 'string' },
-      'api-key': { type: 'string' },
-      posts: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
+  return parseArgs({ args: argv, allowPositionals: true, options: CLI_OPTIONS });
+}
+
+/**
+ * parseArgs' refusal as one line: an unknown flag is named, with the flag it most likely meant
+ * (`--aspectRatio` → `--aspect-ratio`: the query's camelCase is the usual slip).
+ */
+function describeArgsError(err: Error & { code?: string }): string {
+  const unknown = /^Unknown option '([^']+)'/.exec(err.message)?.[1];
+  if (err.code !== 'ERR_PARSE_ARGS_UNKNOWN_OPTION' || !unknown)
+    return `${err.message.split('\n')[0]} (see postshot --help)`;
+  const meant = suggestFlag(unknown);
+  return `unknown option ${unknown}${meant ? `; did you mean --${meant}?` : ''} (see postshot --help)`;
+}
+
+function suggestFlag(given: string): string | undefined {
+  const bare = given.replace(/^-+/, '').split('=')[0];
+  const known = Object.keys(CLI_OPTIONS);
+  const kebab = flagName(bare);
+  return [kebab, kebab.toLowerCase(), bare.toLowerCase()].find((name) => known.includes(name));
 }
 
 export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo = defaultIo): Promise<number> {
@@ -64,8 +81,7 @@ export async function runCli(argv: string[], env: NodeJS.ProcessEnv, io: CliIo =
   try {
     parsed = parseCliArgs(argv);
   } catch (err) {
-    io.err(`postshot: ${(err as Error).message}`);
-    io.err(USAGE);
+    io.err(`postshot: ${describeArgsError(err as Error)}`);
     return 2;
   }
   const [command = 'help', ...rest] = parsed.positionals;

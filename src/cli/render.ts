@@ -16,7 +16,8 @@ export async function runRenderCommand(
   flags: Record<string, string | boolean | undefined>,
   io: CliIo,
 ): Promise<number> {
-  const parsed = parsePostId(args[0] ?? '');
+  if (!args[0]) throw new CliError('missing the post id: postshot render <id|url> [-o FILE] [--OPTION VALUE ...]');
+  const parsed = parsePostId(args[0]);
   if (!parsed.ok) throw new CliError(`not a post id or URL: ${parsed.reason}`);
   const raw: Record<string, unknown> = { format: 'png' };
   for (const name of OPTION_NAMES) if (flags[flagName(name)] !== undefined) raw[name] = flags[flagName(name)];

@@ -73,6 +73,16 @@ test('bad commands and values fail with one clear line', async (t) => {
   assert.equal((await cli(env, 'accounts', 'create', '--email', 'not-an-email')).code, 1);
   assert.equal((await cli(env, 'usage', 'acc_missing')).code, 1);
   assert.equal((await cli(env, 'frobnicate')).code, 2);
+  // An unknown flag: one line naming it, with the kebab-case flag it likely meant; no help dump.
+  const camel = await cli(env, 'render', '20', '--aspectRatio', '4:5');
+  assert.equal(camel.code, 2);
+  assert.equal(camel.err, 'postshot: unknown option --aspectRatio; did you mean --aspect-ratio? (see postshot --help)');
+  const bogus = await cli(env, 'render', '20', '--bogus');
+  assert.equal(bogus.err, 'postshot: unknown option --bogus (see postshot --help)');
+  const noId = await cli(env, 'render');
+  assert.equal(noId.code, 1);
+  assert.match(noId.err, /^postshot: missing the post id: postshot render <id\|url>/);
+  assert.doesNotMatch(noId.err, /empty/);
   const badEnv = await cli({ ...env, POSTSHOT_RATE_LIMITS: 'free=lots' }, 'accounts', 'list');
   assert.equal(badEnv.code, 1);
   assert.match(badEnv.err, /POSTSHOT_RATE_LIMITS/);
