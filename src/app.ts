@@ -30,6 +30,18 @@ export interface BuildOptions {
 }
 
 /** The Fastify app over a container. No listening here: main.ts and the tests decide that. */
+/**
+ * The 404 detail. `/` serves nothing, but it is where a newcomer starts: its 404 points at the
+ * reference, the OpenAPI document and, while anyone may sign up, the account pages.
+ */
+function describeNoRoute(method: string, url: string, signup: 'open' | 'closed'): string {
+  const path = url.split('?')[0];
+  const noRoute = `No route for ${method} ${path.slice(0, 200)}.`;
+  if (path !== '/') return noRoute;
+  const account = signup === 'open' ? '; sign up or sign in at /account' : '';
+  return `${noRoute} This is the postshot API (routes under /api/v1/): its reference is at /docs and its OpenAPI document at /openapi.json${account}.`;
+}
+
 export async function buildApp(c: Container, options: BuildOptions = {}): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions & Record<string, unknown> = {
     loggerInstance: c.logger,
@@ -133,12 +145,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   );
 
   app.setNotFoundHandler((request, reply) =>
-    sendProblem(
-      request,
-      reply,
-      'not_found',
-      `No route for ${request.method} ${request.url.split('?')[0].slice(0, 200)}.`,
-    ),
+    sendProblem(request, reply, 'not_found', describeNoRoute(request.method, request.url, c.config.signup)),
   );
 
   const PROTOTYPE_KEY = /"(?:__proto__|constructor)"\s*:/;

@@ -289,3 +289,21 @@ test('every response carries X-Request-Id; a sane incoming id is echoed', async 
   const c = await h.app.inject({ url: '/healthz', headers: { 'x-request-id': '<script>' } });
   assert.notEqual(c.headers['x-request-id'], '<script>');
 });
+
+test('GET / is a 404 problem that points at /docs, /openapi.json and (sign-up open) /account', async (t) => {
+  const open = await build(t);
+  const root = await open.app.inject({ url: '/?utm=1' });
+  assertProblem(root, 404, 'not_found');
+  const detail: string = root.json().detail;
+  for (const path of ['/docs', '/openapi.json', '/account'])
+    assert.ok(detail.includes(path), `${detail} names ${path}`);
+  assert.doesNotMatch(
+    (await open.app.inject({ url: '/api/v1/nothing-here' })).json().detail,
+    /\/docs/,
+    'only / carries the pointer',
+  );
+  const closed = await build(t, { env: { POSTSHOT_SIGNUP: 'closed' } });
+  const closedDetail: string = (await closed.app.inject({ url: '/' })).json().detail;
+  assert.match(closedDetail, /\/docs.*\/openapi\.json/);
+  assert.doesNotMatch(closedDetail, /\/account/);
+});
