@@ -9,6 +9,7 @@ import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
 import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece, textOf } from './rtl-run-breaks.ts';
+import { hasSoftHyphen, hyphenateLineEnds } from './soft-hyphens.ts';
 import { insertWordBreaks, kanaBreaks, spaceBeforeKana } from './word-breaks.ts';
 import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
 import { graphemes } from '../util/graphemes.ts';
@@ -61,6 +62,8 @@ interface Fit {
   inherited: Record<string, unknown>;
   /** A paragraph whose lines are to end before its right-to-left runs' spaces, not a line to cut. */
   wraps?: true;
+  /** A paragraph whose lines ending at a soft hyphen are to show a hyphen (soft-hyphens.ts). */
+  hyphens?: true;
 }
 
 /** Styles a line's glyphs inherit, and so its width. */
@@ -100,6 +103,15 @@ function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
 }
 
 const WRAPPING = new Set([undefined, 'normal', 'pre-wrap', 'pre-line']);
+
+/** A wrapping paragraph holding a soft hyphen (soft-hyphens.ts). */
+function wrapsSoftHyphens(node: Container, style: Record<string, unknown> | undefined): boolean {
+  return (
+    typeof style?.width === 'number' &&
+    WRAPPING.has(style.whiteSpace as string | undefined) &&
+    hasSoftHyphen(piecesOf(node).map(textOf).join(''))
+  );
+}
 
 /** A wrapping left-to-right paragraph with a space inside a right-to-left run (rtl-run-breaks.ts). */
 function wrapsRtlRuns(node: Container, style: Record<string, unknown> | undefined): boolean {
@@ -166,6 +178,8 @@ function toNode(
   if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
   else if (wrapsRtlRuns(node, style))
     fits.push({ node, width: style!.width as number, inherited: inside, wraps: true });
+  else if (wrapsSoftHyphens(node, style))
+    fits.push({ node, width: style!.width as number, inherited: inside, hyphens: true });
   return node;
 }
 
@@ -253,21 +267,42 @@ async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Pro
   fit.node.style = { ...(fit.node.style as Record<string, unknown>), width: fit.width } as never;
 }
 
+/** The paragraph laid out alone at its width, whole (not clamped), with its inherited styles. */
+async function layOutAlone(renderer: Renderer, fit: Fit, images: ImageSource[], children?: Node[]) {
+  const { lineClamp, maxHeight, overflow, ...style } = fit.node.style as Record<string, unknown>;
+  const probe = {
+    type: 'container',
+    style: { display: 'flex' },
+    children: [{ ...fit.node, style: { ...fit.inherited, ...style }, ...(children ? { children } : {}) }],
+  };
+  const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
+  return measured.children[0];
+}
+
+// Layouts of one paragraph with soft hyphens: each takes out one that ended a line too full.
+const HYPHEN_LAYOUTS = 6;
+
+/** Shows a hyphen where a line of the paragraph ends at a soft one (soft-hyphens.ts). */
+async function hyphenate(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
+  const hyphen = await layOutAlone(renderer, fit, images, [{ type: 'text', text: '-' }]);
+  const hyphenWidth = Math.max(0, ...(hyphen?.runs ?? []).map((r) => r.width));
+  for (let again = true, n = 0; again && n < HYPHEN_LAYOUTS; n++) {
+    const paragraph = await layOutAlone(renderer, fit, images);
+    if (!paragraph) return;
+    const lines = linesOf(paragraph.runs, Number(fit.inherited.fontSize) || 16);
+    again = hyphenateLineEnds(piecesOf(fit.node), lines, fit.width, hyphenWidth);
+  }
+}
+
 /** Lays the paragraph out alone at its width, and ends its lines as rtl-run-breaks.ts says. */
 async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
-  const { lineClamp, maxHeight, overflow, ...style } = fit.node.style as Record<string, unknown>;
+  const style = fit.node.style as Record<string, unknown>;
   const pieces = piecesOf(fit.node);
   // A forced break in collapsing white space needs pre-line, which would break at the text's own
   // line feeds too: they are given as the spaces they collapse to.
   const collapsing = style.whiteSpace === undefined || style.whiteSpace === 'normal';
   if (collapsing) for (const p of pieces) if (!p.image) p.text = p.text.replace(/[\t\n]/g, ' ');
-  const probe = {
-    type: 'container',
-    style: { display: 'flex' },
-    children: [{ ...fit.node, style: { ...fit.inherited, ...style } }],
-  };
-  const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
-  const paragraph = measured.children[0];
+  const paragraph = await layOutAlone(renderer, fit, images);
   if (!paragraph) return;
   const lines = linesOf(paragraph.runs, Number(fit.inherited.fontSize) || 16);
   // Inline images are the measured paragraph's children, placed on the page: their middles are
@@ -282,7 +317,7 @@ async function prepare(renderer: Renderer, card: EngineCard) {
   const fits: Fit[] = [];
   const node = toNode(card.tree, images, fits);
   const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
-  for (const fit of fits) await (fit.wraps ? breakRtlRuns : fitLine)(renderer, fit, sources);
+  for (const fit of fits) await (fit.wraps ? breakRtlRuns : fit.hyphens ? hyphenate : fitLine)(renderer, fit, sources);
   return { node, images: sources };
 }
 

@@ -63,14 +63,17 @@ export function hasSpaceInRtlRun(text: string): boolean {
 /** A run of text as the engine laid it out (its MeasuredTextRun). */
 export interface LaidRun {
   text: string;
+  x?: number;
   y: number;
+  width?: number;
   height: number;
 }
 
-/** A line as the engine laid it out: how many UTF-16 units of text it holds, and its middle. */
+/** A line as the engine laid it out: how many UTF-16 units of text it holds, its middle, its runs. */
 export interface Line {
   length: number;
   middle: number;
+  runs?: LaidRun[];
 }
 
 /**
@@ -81,8 +84,10 @@ export function linesOf(runs: LaidRun[], fontSize: number): Line[] {
   const lines: Line[] = [];
   for (const run of runs) {
     const middle = run.y + run.height / 2;
-    if (lines.length === 0 || middle - lines[lines.length - 1].middle > fontSize / 2) lines.push({ length: 0, middle });
+    if (lines.length === 0 || middle - lines[lines.length - 1].middle > fontSize / 2)
+      lines.push({ length: 0, middle, runs: [] });
     lines[lines.length - 1].length += run.text.length;
+    lines[lines.length - 1].runs?.push(run);
   }
   return lines;
 }

@@ -163,6 +163,21 @@ test('HTML in Chromium matches the PNG: ZWJ and ZWNJ after Latin, Cyrillic, Hebr
   await assertHtmlMatchesPng(t, 'cjk-joiners', corpusPost('emoji', { text }), new Map(), 'light', { width: 400 });
 });
 
+// Soft hyphens: a browser ends a line at one only where a hyphen fits, and draws it. In the second
+// text the line would end at "Trenn", where no hyphen fits: it ends before the word.
+for (const [label, text] of [
+  [
+    'long-words',
+    'Die Donau\u00addampf\u00adschiff\u00adfahrts\u00adgesell\u00adschafts\u00adkapitäns\u00adwitwe und die Bundes\u00adausbildungs\u00adförderungs\u00adgesetz\u00adnovelle.',
+  ],
+  ['full-line', 'Ein Wort mit wei\u00adchem Trenn\u00adstrich mitten in der Zeile bleibt unsichtbar.'],
+] as const) {
+  test(`HTML in Chromium matches the PNG: lines ending at soft hyphens (${label})`, async (t) => {
+    const post = corpusPost('emoji', { text });
+    await assertHtmlMatchesPng(t, `soft-hyphens-${label}`, post, new Map(), 'light', { width: 300 });
+  });
+}
+
 // 🍉 is the one Twemoji picture whose view box is not square: a browser keeps its proportions.
 test('HTML in Chromium matches the PNG: an emoji that is wider than tall', async (t) => {
   const text = 'We ate 🍉 at the beach 🍉🍉🍉 and more 🍉';
