@@ -6,12 +6,10 @@
 // images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
-import { separateImagesFromLetters } from './image-joins.ts';
-import { imageMarks } from './image-levels.ts';
-import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece, textOf } from './rtl-run-breaks.ts';
-import { hasSoftHyphen, hyphenateLineEnds } from './soft-hyphens.ts';
-import { insertWordBreaks, kanaBreaks, spaceBeforeKana } from './word-breaks.ts';
-import { BASE_CSS, type Child, type El, type ImageBytes } from './tree.ts';
+import { type Fit, piecesOf, toNode } from './engine-tree.ts';
+import { breakRtlRunLines, linesOf } from './rtl-run-breaks.ts';
+import { hyphenateLineEnds } from './soft-hyphens.ts';
+import { BASE_CSS, type El, type ImageBytes } from './tree.ts';
 import { graphemes } from '../util/graphemes.ts';
 
 export interface EngineCard {
@@ -51,136 +49,6 @@ async function engineWith(faces: FontFace[]): Promise<Renderer> {
     }),
   );
   return renderer;
-}
-
-type Container = Extract<Node, { type: 'container' }>;
-
-interface Fit {
-  node: Container;
-  width: number;
-  /** The text styles the line inherits from the boxes around it: measured alone, it needs them. */
-  inherited: Record<string, unknown>;
-  /** A paragraph whose lines are to end before its right-to-left runs' spaces, not a line to cut. */
-  wraps?: true;
-  /** A paragraph whose lines ending at a soft hyphen are to show a hyphen (soft-hyphens.ts). */
-  hyphens?: true;
-}
-
-/** Styles a line's glyphs inherit, and so its width. */
-const INHERITED_TEXT = ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'letterSpacing', 'wordSpacing'];
-
-/**
- * The text nodes and inline images of a block, in logical order (inside its inline spans too),
- * each with the place it holds in its parent.
- */
-function slotsOf(block: Container): Array<{ piece: Piece; parent: Container; index: number }> {
-  return (block.children ?? []).flatMap((child, index) => {
-    if (child.type === 'container') return slotsOf(child);
-    if (child.type === 'text') return [{ piece: child, parent: block, index }];
-    return child.type === 'image' ? [{ piece: { image: true } as const, parent: block, index }] : [];
-  });
-}
-
-const piecesOf = (block: Container): Piece[] => slotsOf(block).map((s) => s.piece);
-
-/**
- * Separates a paragraph's inline images from joining letters (image-joins.ts) and puts the marks
- * image-levels.ts asks for before them.
- */
-function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
-  const slots = slotsOf(block);
-  separateImagesFromLetters(slots.map((s) => s.piece));
-  // From the last, so that the places of those before stay where they were.
-  for (const [i, mark] of [
-    ...imageMarks(
-      slots.map((s) => s.piece),
-      dir,
-    ),
-  ].reverse()) {
-    const { parent, index } = slots[i];
-    parent.children!.splice(index, 0, { type: 'text', text: mark });
-  }
-}
-
-const WRAPPING = new Set([undefined, 'normal', 'pre-wrap', 'pre-line']);
-
-/** A wrapping paragraph holding a soft hyphen (soft-hyphens.ts). */
-function wrapsSoftHyphens(node: Container, style: Record<string, unknown> | undefined): boolean {
-  return (
-    typeof style?.width === 'number' &&
-    WRAPPING.has(style.whiteSpace as string | undefined) &&
-    hasSoftHyphen(piecesOf(node).map(textOf).join(''))
-  );
-}
-
-/** A wrapping left-to-right paragraph with a space inside a right-to-left run (rtl-run-breaks.ts). */
-function wrapsRtlRuns(node: Container, style: Record<string, unknown> | undefined): boolean {
-  return (
-    node.dir === 'ltr' &&
-    typeof style?.width === 'number' &&
-    WRAPPING.has(style.whiteSpace as string | undefined) &&
-    hasSpaceInRtlRun(piecesOf(node).map(textOf).join(''))
-  );
-}
-
-/**
- * Breaks before small kana in a wrapping paragraph (word-breaks.ts): its text nodes in spans
- * with word-break: break-all when it is all Japanese, else zero-width spaces in its text.
- */
-function breakBeforeKana(block: Container): void {
-  const slots = slotsOf(block).filter((s) => !s.piece.image);
-  const how = kanaBreaks(slots.map((s) => textOf(s.piece)).join(''));
-  if (how === 'none') return;
-  for (const { piece, parent, index } of slots) {
-    if (piece.image) continue;
-    if (how === 'spaces') piece.text = spaceBeforeKana(piece.text);
-    else
-      parent.children![index] = {
-        type: 'container',
-        style: { display: 'inline', wordBreak: 'break-all' },
-        children: [parent.children![index]],
-      };
-  }
-}
-
-// A ZWJ or ZWNJ after a letter of a script that never joins (Latin, Cyrillic, Hebrew, Thai, CJK...)
-// changes nothing drawn, but it joins the letter's grapheme, and the engine draws a grapheme from
-// one face: once a face with joiners was loaded (Devanagari's, say), it drew the pair from that
-// face, a Latin letter in another design and an ideograph as a box.
-const NON_JOINING = String.raw`\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Armenian}\p{Script=Georgian}\p{Script=Hebrew}\p{Script=Thai}\p{Script=Lao}\p{Script=Ethiopic}\p{Script=Cherokee}\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\u3000-\u303f\uff00-\uffef\d`;
-const IDLE_JOINER = new RegExp(`(?<=[${NON_JOINING}])[\\u200c\\u200d]+`, 'gu');
-const dropIdleJoiners = (text: string) =>
-  text.includes('\u200c') || text.includes('\u200d') ? text.replace(IDLE_JOINER, '') : text;
-
-function toNode(
-  child: Child,
-  images: Map<string, ImageBytes>,
-  fits: Fit[],
-  inherited: Record<string, unknown> = {},
-): Node {
-  if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(dropIdleJoiners(child)) };
-  const { style, children, image, dir, lang, fitWidth } = child.props;
-  if (child.type === 'img') {
-    images.set(image!.key, image!);
-    return { type: 'image', src: image!.key, style: style as never };
-  }
-  const inside = { ...inherited };
-  for (const key of INHERITED_TEXT) if (style?.[key] !== undefined) inside[key] = style[key];
-  const node: Node = {
-    type: 'container',
-    ...(dir ? { dir } : {}),
-    ...(lang ? { lang } : {}),
-    style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
-    children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
-  };
-  if (dir && fitWidth === undefined && WRAPPING.has(style?.whiteSpace as string | undefined)) breakBeforeKana(node);
-  if (dir) markImages(node, dir);
-  if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
-  else if (wrapsRtlRuns(node, style))
-    fits.push({ node, width: style!.width as number, inherited: inside, wraps: true });
-  else if (wrapsSoftHyphens(node, style))
-    fits.push({ node, width: style!.width as number, inherited: inside, hyphens: true });
-  return node;
 }
 
 const PLACEMENT = new Set([
