@@ -107,10 +107,12 @@ export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }
     else out.push({ emoji, text: piece });
   };
   for (const { segment } of graphemes.segment(text)) {
-    const marks = TRAILING_MARKS.exec(segment);
     if (isEmoji(segment)) {
       push(true, segment);
-    } else if (marks && isEmoji(segment.slice(0, marks.index))) {
+      continue;
+    }
+    const marks = TRAILING_MARKS.exec(segment);
+    if (marks && isEmoji(segment.slice(0, marks.index))) {
       push(true, segment.slice(0, marks.index));
       push(false, marks[0]);
     } else if (segment.includes('\u200d') && CANDIDATE.test(segment)) {

@@ -61,23 +61,10 @@ function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
 
 const WRAPPING = new Set([undefined, 'normal', 'pre-wrap', 'pre-line']);
 
-/** A wrapping paragraph holding a soft hyphen (soft-hyphens.ts). */
-function wrapsSoftHyphens(node: Container, style: Record<string, unknown> | undefined): boolean {
-  return (
-    typeof style?.width === 'number' &&
-    WRAPPING.has(style.whiteSpace as string | undefined) &&
-    hasSoftHyphen(piecesOf(node).map(textOf).join(''))
-  );
-}
-
-/** A wrapping left-to-right paragraph with a space inside a right-to-left run (rtl-run-breaks.ts). */
-function wrapsRtlRuns(node: Container, style: Record<string, unknown> | undefined): boolean {
-  return (
-    node.dir === 'ltr' &&
-    typeof style?.width === 'number' &&
-    WRAPPING.has(style.whiteSpace as string | undefined) &&
-    hasSpaceInRtlRun(piecesOf(node).map(textOf).join(''))
-  );
+/** A paragraph's text (images as U+FFFC) when it wraps at a width; null for any other box. */
+function wrappingText(node: Container, style: Record<string, unknown> | undefined): string | null {
+  if (typeof style?.width !== 'number' || !WRAPPING.has(style.whiteSpace as string | undefined)) return null;
+  return piecesOf(node).map(textOf).join('');
 }
 
 /**
@@ -85,7 +72,7 @@ function wrapsRtlRuns(node: Container, style: Record<string, unknown> | undefine
  * with word-break: break-all when it is all Japanese, else zero-width spaces in its text.
  */
 function breakBeforeKana(block: Container): void {
-  const slots = slotsOf(block).filter((s) => !s.piece.image);
+  const slots = slotsOf(block);
   const how = kanaBreaks(slots.map((s) => textOf(s.piece)).join(''));
   if (how === 'none') return;
   for (const { piece, parent, index } of slots) {
@@ -132,10 +119,16 @@ export function toNode(
   };
   if (dir && fitWidth === undefined && WRAPPING.has(style?.whiteSpace as string | undefined)) breakBeforeKana(node);
   if (dir) markImages(node, dir);
-  if (fitWidth !== undefined) fits.push({ node, width: fitWidth, inherited: inside });
-  else if (wrapsRtlRuns(node, style))
-    fits.push({ node, width: style!.width as number, inherited: inside, wraps: true });
-  else if (wrapsSoftHyphens(node, style))
-    fits.push({ node, width: style!.width as number, inherited: inside, hyphens: true });
+  if (fitWidth !== undefined) {
+    fits.push({ node, width: fitWidth, inherited: inside });
+    return node;
+  }
+  // Laid out first: a left-to-right paragraph with a space inside a right-to-left run
+  // (rtl-run-breaks.ts), else one holding a soft hyphen (soft-hyphens.ts).
+  const text = wrappingText(node, style);
+  const width = style?.width as number;
+  if (text !== null && dir === 'ltr' && hasSpaceInRtlRun(text))
+    fits.push({ node, width, inherited: inside, wraps: true });
+  else if (text !== null && hasSoftHyphen(text)) fits.push({ node, width, inherited: inside, hyphens: true });
   return node;
 }

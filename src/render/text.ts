@@ -121,8 +121,8 @@ export function singleLine(style: Style, text: string, fitWidth?: number): El {
   // The engine's own ellipsis cuts a line with images anywhere, and in a line with right-to-left
   // text is itself cut to a dot or lost: such lines are shortened by measuring them
   // (engine-takumi.ts), keeping the name's beginning.
-  const rtl = dir === 'rtl' || MAYBE_RTL.test(text);
-  if (fitWidth !== undefined && (rtl || line.props.children?.some((c) => typeof c !== 'string')))
+  // A right-to-left line holds a character MAYBE_RTL finds (directionOf).
+  if (fitWidth !== undefined && (MAYBE_RTL.test(text) || line.props.children?.some((c) => typeof c !== 'string')))
     line.props.fitWidth = fitWidth;
   return line;
 }
