@@ -101,12 +101,15 @@ export class RenderPool {
   private readonly queue: Job[] = [];
   private nextId = 1;
   private isClosed = false;
+  /** The script, once known: processes are started only after it is. */
+  private scriptUrl: URL | null = null;
+  private scriptKnown: Promise<void> | null = null;
 
   constructor(
     readonly size: number,
     private readonly timeoutMs: number,
     /** The module a render process starts from (tests give their own). */
-    private readonly script: () => URL = renderWorkerScript,
+    private readonly script: () => URL | Promise<URL> = renderWorkerScript,
     private readonly limits: RenderLimits = DEFAULT_RENDER_LIMITS,
   ) {}
 
@@ -131,6 +134,12 @@ export class RenderPool {
   run(post: Post, assets: Assets, options: RenderOptions, context: RunContext = {}): Promise<Rendered> {
     const { signal, owner } = context;
     if (this.isClosed) return Promise.reject(new Error('render pool closed'));
+    if (!this.scriptUrl) {
+      this.scriptKnown ??= Promise.resolve(this.script()).then((url) => {
+        this.scriptUrl = url;
+      });
+      return this.scriptKnown.then(() => this.run(post, assets, options, context));
+    }
     if (signal?.aborted) return Promise.reject(new ClientGoneError());
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
@@ -162,7 +171,8 @@ export class RenderPool {
   }
 
   private spawn(): Slot {
-    const script = this.script();
+    const script = this.scriptUrl;
+    if (!script) throw new Error('a render process is started only once its script is known');
     // A card leaves little JavaScript garbage (the engine is native): a 1 MB young generation
     // frees the megabytes of raster buffers it references soonest. No old-generation cap: it made
     // V8 collect every few cards (docs/performance.md); the RSS watch below bounds the process.

@@ -4,31 +4,30 @@
 // render per worker: 2 workers +114 MB bundled against +185 MB through tsx.
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { buildSync, stop } from 'esbuild';
 import { BUNDLE_OPTIONS, filesOf, writeBundle } from '../bundle.mjs';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
-let script: URL | null = null;
+let script: Promise<URL> | null = null;
 
-function bundleWorker(): URL {
-  const out = buildSync({ ...BUNDLE_OPTIONS, entryPoints: [path.join(HERE, 'render-worker.ts')] });
-  // esbuild answers from a service process that would otherwise stay for the service's lifetime.
-  void stop();
-  return writeBundle('render-worker', filesOf(out.outputFiles), 'render-worker.mjs');
+async function bundleWorker(): Promise<URL> {
+  const esbuild = await import('esbuild');
+  try {
+    const out = await esbuild.build({ ...BUNDLE_OPTIONS, entryPoints: [path.join(HERE, 'render-worker.ts')] });
+    return writeBundle('render-worker', filesOf(out.outputFiles), 'render-worker.mjs');
+  } finally {
+    // esbuild answers from a process that would otherwise stay for the service's lifetime. The
+    // asynchronous API runs it from this thread, which reaps it once stopped: buildSync runs it
+    // from a worker thread of its own, and left it a zombie below the service.
+    await esbuild.stop();
+  }
 }
 
 /**
- * The module a render worker starts from. If the bundle cannot be made (read-only install), the
- * workers load the TypeScript sources through tsx as the main thread does.
+ * The module a render worker starts from, made once per process. If the bundle cannot be made
+ * (read-only install), the workers load the TypeScript sources through tsx as the main thread does.
  */
-export function renderWorkerScript(): URL {
-  if (!script) {
-    try {
-      script = bundleWorker();
-    } catch {
-      script = new URL('./worker-entry.mjs', import.meta.url);
-    }
-  }
+export function renderWorkerScript(): Promise<URL> {
+  script ??= bundleWorker().catch(() => new URL('./worker-entry.mjs', import.meta.url));
   return script;
 }
