@@ -22,7 +22,8 @@ import { startFixtureServer } from '../src/sources/fixture-server.ts';
 import { freePort, waitUntilOk } from '../test/free-port.ts';
 import { HttpConnection } from './http-connection.ts';
 import { type LoadRequest, runLoad } from './load.ts';
-import { processTree, readProc, treeCpuMs, treeRssMb } from './proc.ts';
+import { readRssMb } from '../src/render/resident-memory.ts';
+import { processTree, readProc, treeCpuMs } from './proc.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const POSTS: Record<string, string> = {
@@ -78,11 +79,20 @@ let phase = 'start';
  * 50 ms, PSS every 250 ms: reading it walks the page tables): a process's own high-water mark
  * would leave out the render processes (and those replaced).
  */
-function samplePeakMemory(pid: number): () => { rss: number; pss: number; at: string } {
+function samplePeakMemory(pid: number): () => { rss: number; pss: number; at: string; rssAt: string } {
   let rss = 0;
   let pss = 0;
   let at = '';
+  let rssAt = '';
   let tick = 0;
+  const sampleRss = () => {
+    const now = processTree(pid).map((p) => readRssMb(p) ?? 0);
+    const total = now.reduce((a, b) => a + b, 0);
+    if (total <= rss) return;
+    rss = total;
+    const below = now.slice(1).filter((mb) => mb > 0);
+    rssAt = `${phase}: service ${round(now[0])}, below it ${below.map(round).join(' + ')}`;
+  };
   const samplePss = () => {
     const now = treePssMb(pid);
     if (now.total <= pss) return;
@@ -90,13 +100,14 @@ function samplePeakMemory(pid: number): () => { rss: number; pss: number; at: st
     at = `${phase}: service ${round(now.service)}, below it ${round(now.below)}`;
   };
   const timer = setInterval(() => {
-    rss = Math.max(rss, treeRssMb(pid));
+    sampleRss();
     if (tick++ % 5 === 0) samplePss();
   }, 50);
   return () => {
     clearInterval(timer);
+    sampleRss();
     samplePss();
-    return { rss: Math.max(rss, treeRssMb(pid)), pss, at };
+    return { rss, pss, at, rssAt };
   };
 }
 
@@ -286,6 +297,7 @@ async function main() {
     peakRssMb: round(memory.rss),
     peakPssMb: round(memory.pss),
     peakPssAt: memory.at,
+    peakRssAt: memory.rssAt,
   };
 
   console.log('\npostshot bench (render cache off; upstream and media caches warm)\n');
@@ -312,7 +324,7 @@ async function main() {
     );
   }
   console.log(
-    `\npeak memory of the service and its render processes: ${round(memory.pss)} MB proportional (PSS), ${round(memory.rss)} MB summed RSS\n  the PSS peak, MB: ${memory.at}`,
+    `\npeak memory of the service and its render processes: ${round(memory.pss)} MB proportional (PSS), ${round(memory.rss)} MB summed RSS\n  the PSS peak, MB: ${memory.at}\n  the RSS peak, MB: ${memory.rssAt}`,
   );
   const dir = path.join(REPO, 'bench', 'results');
   fs.mkdirSync(dir, { recursive: true });
