@@ -426,6 +426,16 @@ export function selectFonts(
   return selection;
 }
 
+/**
+ * Whether a mark after `base` is drawn in one grapheme with it. A grapheme is drawn from one font
+ * file, and the CJK packages split their fonts into subset files by script: a Latin mark on a
+ * kana or an ideograph found no file with both, and the browser and the engine drew a box.
+ */
+export function marksJoin(base: number, mark: number): boolean {
+  const face = cachedFaceFor(regularFaces('sc'), base);
+  return !face || !CJK.has(face.family) || covers(face, mark);
+}
+
 const glyphs = new Map<number, boolean>();
 
 /** Whether any shipped face has a glyph for the code point. */

@@ -5,7 +5,7 @@ import bidiFactory from 'bidi-js';
 import { segmentText, type Post } from '../sources/post.ts';
 import { openLongArabicWords } from './arabic-breaks.ts';
 import { emojiImage, splitEmoji } from './emoji.ts';
-import { hasGlyph } from './fonts.ts';
+import { hasGlyph, marksJoin } from './fonts.ts';
 import { span, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
@@ -34,6 +34,10 @@ export function directionOf(text: string, fallback: 'ltr' | 'rtl' = 'ltr'): 'ltr
 // own. The CJK packages' subsets put a mark and the kana before it in different files, and a
 // browser and the engine draw a grapheme from one font: a word joiner makes it a grapheme alone.
 const DRAWN_APART = /(?<=[^\s\u2060])(?=[\uff9e\uff9f])/gu;
+// So is a mark that no subset file of the CJK character before it has (fonts.ts, marksJoin); not
+// a variation selector, which asks for the character's emoji or text form (〰️).
+const MARK_ON_CJK =
+  /([\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3ffff}])((?!\p{Variation_Selector})\p{M})/gu;
 
 /**
  * Text as drawn: composed (NFC: text pasted from macOS arrives decomposed, and a base letter and
@@ -45,7 +49,10 @@ export function cleanText(text: string): string {
   const composed = text
     .normalize('NFC')
     .replace(/\ufeff/g, '')
-    .replace(DRAWN_APART, '\u2060');
+    .replace(DRAWN_APART, '\u2060')
+    .replace(MARK_ON_CJK, (pair, base: string, mark: string) =>
+      marksJoin(base.codePointAt(0)!, mark.codePointAt(0)!) ? pair : `${base}\u2060${mark}`,
+    );
   return BEYOND_PUNCTUATION.test(composed)
     ? composed.replace(BEYOND_PUNCTUATION_ALL, (ch, emoji?: string) => (emoji ? ch : substitute(ch)))
     : composed;

@@ -11,7 +11,7 @@ import type { Child, El } from '../../src/render/tree.ts';
 import type { Post } from '../../src/sources/post.ts';
 import { SAMPLES_DIR } from '../fixtures.ts';
 import { CORPUS, corpusPost } from './corpus.ts';
-import { loadPost } from './support.ts';
+import { loadPost, worstSquare } from './support.ts';
 
 // Code points no Noto font on the npm registry draws (most of CJK Extensions B to H): drawn as
 // the missing-glyph box and logged. The posts here hold none.
@@ -385,4 +385,26 @@ test('a left-to-right name cut inside its right-to-left part is its beginning an
     for (const prefix of new Set(prefixes)) if ((await row(prefix)).equals(drawn)) same = true;
     assert.ok(same, `${name} at ${width} px is drawn as one of its beginnings and an ellipsis`);
   }
+});
+
+test('a Latin mark after a kana, an ideograph or a Hangul syllable leaves the character drawn', async () => {
+  // A grapheme is drawn from one font file, and no CJK subset file has the Latin marks: the
+  // character itself came out as the missing-glyph box, in the PNG and in the browser alike.
+  const draw = async (text: string) =>
+    (await renderCard(corpusPost('emoji', { text }), new Map(), { format: 'png', theme: 'light', scale: 2 })).bytes;
+  for (const [base, mark] of [
+    ['か', '\u0308'],
+    ['漢', '\u0302'],
+    ['한', '\u0304'],
+    ['Ａ', '\u0303'],
+  ]) {
+    const square = worstSquare(await draw(`${base}${mark} and more`), await draw(`${base} and more`));
+    assert.ok(
+      square < 0.15,
+      `${base}+U+${mark.codePointAt(0)!.toString(16)}: ${(square * 100).toFixed(1)}% of a square differs`,
+    );
+  }
+  assert.equal(cleanText('か\u0308'), 'か\u2060\u0308', 'the mark is drawn on its own');
+  assert.equal(cleanText('〰\ufe0f 漢\ufe00'), '〰\ufe0f 漢\ufe00', 'a variation selector stays with its character');
+  assert.equal(cleanText('e\u0301 か\u3099'), 'é が', 'a mark composed with its letter stays on it');
 });
