@@ -7,7 +7,7 @@
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { type Fit, piecesOf, toNode } from './engine-tree.ts';
-import { breakRtlRunLines, linesOf } from './rtl-run-breaks.ts';
+import { bidiClass, breakRtlRunLines, drawnOrder, levelsOf, linesOf } from './rtl-run-breaks.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
 import { BASE_CSS, type El, type ImageBytes } from './tree.ts';
 import { graphemes } from '../util/graphemes.ts';
@@ -89,10 +89,60 @@ function widthBound(fit: Fit): number | null {
   return width;
 }
 
+/** How a line's units (graphemes and images) are drawn. */
+interface Drawn {
+  /** Where each unit is drawn, counted from the line's start edge. */
+  ranks: number[];
+  /** Each unit's embedding level. */
+  levels: number[];
+}
+
+/**
+ * Where each unit of a line is drawn, counted from the line's start edge; null when that is their
+ * logical order (a line of one direction).
+ */
+function drawnUnits(units: Node[], dir: 'ltr' | 'rtl'): Drawn | null {
+  const owner: number[] = [];
+  const starts: number[] = [];
+  const text = units
+    .map((u, i) => {
+      const t = u.type === 'text' ? u.text : '\ufffc';
+      starts.push(owner.length);
+      for (let k = 0; k < t.length; k++) owner.push(i);
+      return t;
+    })
+    .join('');
+  const ranks: number[] = new Array(units.length);
+  let next = 0;
+  for (const at of drawnOrder(text, dir)) if (ranks[owner[at]] === undefined) ranks[owner[at]] = next++;
+  if (ranks.every((rank, i) => rank === i)) return null;
+  const levels = levelsOf(text, dir);
+  return { ranks, levels: starts.map((at) => levels[at]) };
+}
+
+const STRONG = new Set(['L', 'R', 'AL']);
+
+/**
+ * The units drawn first `n` from the line's start, in logical order. Each that is not a strong
+ * letter (spaces, punctuation, digits, images) is held at its level by a mark on either side:
+ * without the units taken out, a space that was inside a right-to-left run would go to the
+ * left-to-right text beside it.
+ */
+function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
+  return units.flatMap((unit, i) => {
+    if (drawn.ranks[i] >= n) return [];
+    if (unit.type === 'text' && STRONG.has(bidiClass(unit.text))) return [unit];
+    const mark: Node = { type: 'text', text: drawn.levels[i] % 2 === 1 ? '\u200f' : '\u200e' };
+    return [mark, unit, mark];
+  });
+}
+
 /**
  * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
  * engine (the same shaping and fonts). Binary search over graphemes and images: a handful of
- * measurements, only for lines that overflow.
+ * measurements, only for lines that overflow. A line of two directions is cut as a browser cuts
+ * it, at its end edge as drawn: it keeps what is drawn nearest its start, which in "Dana | دانا
+ * الكبيرة" is the end of the Arabic run, not its first word.
  */
 async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
   const bound = widthBound(fit);
@@ -122,16 +172,20 @@ async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Pro
   );
   if ((await widthOf(units)) <= fit.width) return;
   const ellipsis: Node = { type: 'text', text: '…' };
+  // The units drawn first n from the line's start, in logical order. The ellipsis after them is
+  // a neutral at the paragraph's end: it takes the paragraph's direction and ends the line.
+  const drawn = drawnUnits(units, fit.node.dir ?? 'ltr');
+  const first = (n: number) => (drawn ? drawnFirst(units, drawn, n) : units.slice(0, n));
   let low = 0;
   let high = units.length - 1;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if ((await widthOf([...units.slice(0, mid), ellipsis])) <= fit.width) low = mid;
+    if ((await widthOf([...first(mid), ellipsis])) <= fit.width) low = mid;
     else high = mid - 1;
   }
   // A space before the ellipsis stays, as a browser's text-overflow keeps it; the cut line takes
   // the whole width, as the browser's overflowing box does (a right-to-left line ends at its right).
-  fit.node.children = [...units.slice(0, low), ellipsis];
+  fit.node.children = [...first(low), ellipsis];
   fit.node.style = { ...(fit.node.style as Record<string, unknown>), width: fit.width } as never;
 }
 

@@ -22,6 +22,9 @@ const OF_CLASS: Record<string, string> = {
   BN: '\u200b',
 };
 
+/** The bidi class of a string's first code point ('L', 'R', 'AL', 'EN', 'WS', ...). */
+export const bidiClass = (text: string) => bidi.getBidiCharTypeName(text);
+
 /** Whether a character is a boundary neutral (UAX #9 class BN: ZWSP, joiners, soft hyphen...). */
 export const isBoundaryNeutral = (ch: string) => bidi.getBidiCharTypeName(ch) === 'BN';
 
@@ -31,8 +34,20 @@ export const isBoundaryNeutral = (ch: string) => bidi.getBidiCharTypeName(ch) ==
  * of its class.
  */
 export function levelsOf(text: string, dir: 'ltr' | 'rtl' = 'ltr'): Uint8Array {
-  const read = text.replace(ASTRAL, (ch) => (OF_CLASS[bidi.getBidiCharTypeName(ch)] ?? '!').repeat(2));
-  return bidi.getEmbeddingLevels(read, dir).levels;
+  return bidi.getEmbeddingLevels(readable(text), dir).levels;
+}
+
+const readable = (text: string) =>
+  text.replace(ASTRAL, (ch) => (OF_CLASS[bidi.getBidiCharTypeName(ch)] ?? '!').repeat(2));
+
+/**
+ * The UTF-16 units of one line in the order they are drawn from its start edge (the left for a
+ * left-to-right line, the right for a right-to-left one), by UAX #9's reordering.
+ */
+export function drawnOrder(text: string, dir: 'ltr' | 'rtl'): number[] {
+  const read = readable(text);
+  const leftToRight = bidi.getReorderedIndices(read, bidi.getEmbeddingLevels(read, dir));
+  return dir === 'rtl' ? leftToRight.reverse() : leftToRight;
 }
 
 /**

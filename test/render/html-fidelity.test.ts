@@ -246,6 +246,20 @@ for (const [name, post] of Object.entries(edgePosts())) {
   });
 }
 
+// A name of two directions is cut where Chromium cuts it: at the line's end as drawn. What stays
+// is what is drawn nearest the line's start: the end of an Arabic run in a left-to-right name, the
+// end of a Latin run in a right-to-left one; a space inside the run stays in it.
+for (const [label, key, name, width] of [
+  ['ltr-arabic', 'emoji', 'John Smith | جون سميث المهندس المعماري الكبير', 300],
+  ['rtl-latin', 'arabic', 'أحمد Ahmed Mohammed Alexander Longname Family', 400],
+  ['rtl-emoji-latin', 'hebrew', 'דני 🇮🇱 Danny Cohen — Software Engineer @ Google', 300],
+] as const) {
+  test(`a name of two directions is cut at its end as drawn, as in Chromium: ${label}`, async (t) => {
+    const post = corpusPost(key, { name, text: 'Hello', poll: undefined });
+    await assertHtmlMatchesPng(t, `cut-name-${label}`, post, new Map(), 'light', { width });
+  });
+}
+
 // The quote header gives a long name at most part of its line: the handle stays readable and the
 // date whole.
 for (const name of ['quote-emoji-name', 'quote-rtl-name'] as const) {
