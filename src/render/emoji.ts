@@ -70,6 +70,7 @@ export function emojiImage(grapheme: string): ImageBytes | null {
 
 const CANDIDATE = /\p{Extended_Pictographic}|\p{Regional_Indicator}|\p{Emoji_Modifier}|\u20e3/u;
 const MODIFIER = /\p{Emoji_Modifier}/u;
+const FLAG_PAIR = /^\p{Regional_Indicator}{2}$/u;
 const MODIFIER_SPLIT = /(\p{Emoji_Modifier})/u;
 const PRIVATE_USE = /\p{Co}/u;
 // Marks and a ZWNJ after an emoji join its grapheme (a ZWNJ beside an emoji is common in
@@ -121,6 +122,10 @@ export function splitEmoji(text: string): Array<{ emoji: boolean; text: string }
       for (const part of segment.split('\u200d')) {
         if (part) push(isEmoji(part), part);
       }
+    } else if (FLAG_PAIR.test(segment)) {
+      // Two regional indicators that name no flag Twemoji draws (🇽🇽, a region code withdrawn
+      // or never assigned) are drawn as their two letters, as X's Twemoji shows them, not as boxes.
+      for (const letter of segment) push(isEmoji(letter), letter);
     } else if (MODIFIER.test(segment)) {
       // A skin-tone swatch after anything but an emoji joins that grapheme: it is drawn on its own.
       for (const piece of segment.split(MODIFIER_SPLIT)) {

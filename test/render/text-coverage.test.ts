@@ -344,6 +344,22 @@ test('a ZWJ sequence Twemoji does not draw is drawn as its parts, with no box', 
   assert.deepEqual(fonts.missing, []);
 });
 
+test('two regional indicators that name no flag are drawn as their two letters, with no box', () => {
+  const text = 'Flags 🇽🇽 and 🇦🇦 beside 🇺🇦, a lone 🇦';
+  const { tree, fonts } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
+  const images: string[] = [];
+  walk(tree, (_s, img) => img?.props.image?.key.startsWith('emoji:') && images.push(img.props.image.key));
+  assert.deepEqual(images, [
+    'emoji:1f1fd',
+    'emoji:1f1fd',
+    'emoji:1f1e6',
+    'emoji:1f1e6',
+    'emoji:1f1fa-1f1e6',
+    'emoji:1f1e6',
+  ]);
+  assert.deepEqual(fonts.missing, []);
+});
+
 test('an emoji followed by a ZWNJ or a mark is still its picture; the rest stays text', () => {
   const text = 'ب\u200c😀\u200cب a\u200c👍🏽\u200cb ⭐\u0301 1️⃣';
   const { tree } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
