@@ -37,7 +37,7 @@ export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<Up
     };
   }
   try {
-    return { ok: true, status: res.status, json: JSON.parse(res.body.toString('utf8')), contentType };
+    return { ok: true, status: res.status, json: parseWellFormed(res.body.toString('utf8')), contentType };
   } catch {
     return {
       ok: false,
@@ -46,4 +46,20 @@ export async function fetchUpstreamJson(url: URL, timeoutMs: number): Promise<Up
       timeout: false,
     };
   }
+}
+
+// A JSON string may hold a lone surrogate as an escape (`"\\ud800"`); the bytes themselves, read as
+// UTF-8, never do. Half a pair is no character: every consumer that needs a well-formed string
+// (encodeURIComponent for a Markdown link, a text encoder) throws or guesses. Each becomes U+FFFD.
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
+const LONE_SURROGATES = /\p{Cs}/gu;
+
+function wellFormed(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? value.replace(LONE_SURROGATES, '\ufffd') : value;
+}
+
+/** JSON.parse, its strings made well-formed when the text escapes a surrogate. */
+function parseWellFormed(text: string): unknown {
+  return SURROGATE_ESCAPE.test(text) ? JSON.parse(text, wellFormed) : JSON.parse(text);
 }

@@ -365,6 +365,36 @@ test('extreme values render through every endpoint and format, never a 500', asy
       (id) => ({ ...(fullSynBody(id) as object), created_at: '-271821-04-20T00:00:00.000Z' }),
       '&timeZoneOffset=UTC-14',
     ],
+    // JSON may escape half a surrogate pair; encodeURIComponent throws on one (a mention's link).
+    [
+      'halves of surrogate pairs in the text, names and entities',
+      'fxtwitter',
+      (id) => {
+        const body = fullFxBody(id);
+        const raw = body.tweet.raw_text;
+        raw.text = raw.text.replace('Hello', 'Hel\udc00\ud800');
+        raw.facets[0].original = '@ja\ud800';
+        raw.facets[1].original = '#ta\udc00';
+        raw.facets[2].original = '$TS\ud83d';
+        body.tweet.author.name = 'Da\ud800na';
+        return body;
+      },
+      '',
+    ],
+    [
+      'halves of surrogate pairs in the text, names and entities',
+      'syndication',
+      (id) => {
+        const body = fullSynBody(id);
+        body.text = body.text.replace('Hello', 'Hel\udc00\ud800');
+        body.entities.user_mentions[0].screen_name = 'ja\ud800';
+        body.entities.hashtags[0].text = 'ta\udc00';
+        body.entities.symbols[0].text = 'TS\ud83d';
+        body.user.name = 'Da\ud800na';
+        return body;
+      },
+      '',
+    ],
     [
       'quotes nested 10,000 deep',
       'syndication',
