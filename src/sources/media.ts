@@ -209,7 +209,9 @@ export class MediaFetcher {
         if (hops >= MAX_REDIRECTS)
           return { failed: true, status: res.status, code: 'redirects', detail: 'too many redirects' };
         // Relative redirects resolve against the original media URL, then pass the same checks.
-        return this.fetchFollowing(new URL(res.headers.location, check.url).toString(), hops + 1);
+        const next = URL.parse(res.headers.location, check.url);
+        if (!next) return { failed: true, status: res.status, code: 'redirects', detail: 'redirect to no URL' };
+        return this.fetchFollowing(next.toString(), hops + 1);
       }
       if (res.status !== 200) return { failed: true, status: res.status, code: 'status', detail: `HTTP ${res.status}` };
       const type = String(res.headers['content-type'] ?? '');

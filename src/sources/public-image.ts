@@ -39,7 +39,10 @@ export async function fetchPublicImage(raw: string, options: PublicImageOptions,
     });
     if (res.status >= 300 && res.status < 400 && typeof res.headers.location === 'string') {
       if (hops >= MAX_REDIRECTS) return { ok: false, reason: 'redirects too many times' };
-      return fetchPublicImage(new URL(res.headers.location, check.url).toString(), options, hops + 1);
+      // A Location that is no URL (`http://[`) is the host's fault, not ours: refused like any other.
+      const next = URL.parse(res.headers.location, check.url);
+      if (!next) return { ok: false, reason: 'redirects to an address that is not a URL' };
+      return fetchPublicImage(next.toString(), options, hops + 1);
     }
     if (res.status !== 200) return { ok: false, reason: `could not be fetched (HTTP ${res.status})` };
     if (!TYPES.test(String(res.headers['content-type'] ?? '')))

@@ -232,14 +232,17 @@ test('bad values are 400 invalid_parameter naming parameter, value and what is a
     ['bogus=1', /Unknown query parameter "bogus"/],
   ];
   for (const [q, detail] of cases) await assertRefused(get, q, detail);
-  // Passes the URL rules, then the fetch fails: an error status, a non-image, a reset.
+  // Passes the URL rules, then the fetch fails: an error status, a non-image, a reset, a
+  // redirect to something that is no URL.
   h.upstream.setFault('missing', { status: 404 }, 'media');
   h.upstream.setFault('page', { contentType: 'text/html' }, 'media');
   h.upstream.setFault('reset', { reset: true }, 'media');
+  h.upstream.setFault('nowhere', { redirect: 'http://[' }, 'media');
   for (const [name, detail] of [
     ['missing', /"backgroundImage" could not be fetched \(HTTP 404\)/],
     ['page', /"backgroundImage" is not a JPEG, PNG or WebP image/],
     ['reset', /"backgroundImage" could not be fetched/],
+    ['nowhere', /"backgroundImage" redirects to an address that is not a URL/],
   ] as const)
     await assertRefused(get, `backgroundImage=${encodeURIComponent(`https://example.com/${name}.png`)}`, detail);
   // Refused before any credit was reserved: not even a refunded reservation in the ledger.

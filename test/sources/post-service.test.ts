@@ -296,6 +296,8 @@ test('media redirects: followed on X hosts, refused elsewhere (no request leaves
   assert.equal(await fetcher.fetch('https://pbs.twimg.com/media/PS4c.png'), null);
   fixture.setFault('PS4d', { redirect: 'https://evil.example/x.png' }, 'media');
   assert.equal(await fetcher.fetch('https://pbs.twimg.com/media/PS4d.png'), null);
+  fixture.setFault('PS4e', { redirect: 'http://[' }, 'media');
+  assert.equal(await fetcher.fetch('https://pbs.twimg.com/media/PS4e.png'), null, 'a Location that is no URL');
   assert.equal(hits, 0);
 
   fixture.setFault('PSq1', { redirect: 'https://pbs.twimg.com/media/PS3a.png' }, 'media');
