@@ -12,6 +12,8 @@ import { guardedLookup } from './media.ts';
 import { checkPublicImageUrl } from './public-image-url.ts';
 
 const TYPES = /^image\/(jpeg|png|webp)\b/i;
+/** What sharp calls the decoded formats accepted. */
+const FORMATS = new Set(['jpeg', 'png', 'webp']);
 const MAX_REDIRECTS = 3;
 const MAX_PIXELS = 40_000_000;
 
@@ -48,6 +50,9 @@ export async function fetchPublicImage(raw: string, options: PublicImageOptions,
     if (!TYPES.test(String(res.headers['content-type'] ?? '')))
       return { ok: false, reason: 'is not a JPEG, PNG or WebP image' };
     const meta = await sharp(res.body, { limitInputPixels: MAX_PIXELS }).metadata();
+    // The bytes decide, not the declared type: sharp decodes SVG, GIF, TIFF, HEIF... as well, and
+    // an SVG of a few kilobytes (blurs over a large canvas) kept a decoder thread busy for minutes.
+    if (!FORMATS.has(meta.format ?? '')) return { ok: false, reason: 'is not a JPEG, PNG or WebP image' };
     if (!meta.width || !meta.height) return { ok: false, reason: 'could not be decoded' };
     return { ok: true, bytes: res.body };
   } catch (err) {

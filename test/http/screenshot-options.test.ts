@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
 import sharp from 'sharp';
@@ -261,6 +263,40 @@ test('backgroundImage from a public host is drawn under the card (cover)', async
   // ...and the card is drawn over it: white at the canvas centre, left of the photos' gap.
   const [cr, cg, cb] = pixel(img, 30, 291);
   assert.ok(cr > 245 && cg > 245 && cb > 245, `card over the image: ${cr},${cg},${cb}`);
+});
+
+// sharp decodes far more than the three formats allowed; an SVG of a few kilobytes blurred over a
+// large canvas kept a decoder thread busy for minutes. The bytes are checked, not the header.
+test('backgroundImage in another format under an image/png type is refused, free, and not decoded', async (t) => {
+  const bodies: Record<string, Buffer> = {
+    '/blur.png': Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800"><filter id="f">' +
+        '<feGaussianBlur stdDeviation="20"/></filter><rect width="800" height="800" fill="#f80" filter="url(#f)"/></svg>',
+    ),
+    '/anim.png': await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f80' } })
+      .gif()
+      .toBuffer(),
+  };
+  const media = http.createServer((req, res) => {
+    const body = bodies[new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/example\.com/, '')];
+    if (body) res.writeHead(200, { 'content-type': 'image/png' }).end(body);
+    else res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => media.listen(0, '127.0.0.1', r));
+  t.after(() => new Promise<void>((r) => media.close(() => r())));
+  const h = await build(t, {
+    env: { ...NO_RATE, POSTSHOT_MEDIA_URL: `http://127.0.0.1:${(media.address() as AddressInfo).port}` },
+  });
+  const { apiKey, accountId } = await h.account('pro');
+  for (const name of Object.keys(bodies)) {
+    const res = await h.app.inject({
+      url: `/api/v1/screenshot/${PHOTOS}?format=png&backgroundImage=${encodeURIComponent(`https://example.com${name}`)}`,
+      headers: { 'x-api-key': apiKey },
+    });
+    assertProblem(res, 400, 'invalid_parameter');
+    assert.match(res.json().detail, /"backgroundImage" is not a JPEG, PNG or WebP image/, name);
+  }
+  assert.equal((await h.c.accounts.ledger(accountId)).length, 0);
 });
 
 test('returnType=url stores WebP and JPEG under their own names and types', async (t) => {
