@@ -26,6 +26,24 @@ function normalizeRange(header: string, size: number): string {
 }
 
 /**
+ * True when every byte-range-spec of a `bytes` Range parses (RFC 9110 §14.1.1): `first-last` with
+ * last at or after first, `first-`, or `-suffix`. A recipient ignores a Range holding any other
+ * (`bytes=5-1`, `bytes=abc`): the whole image, where range-parser, which skips what it cannot read,
+ * found no range left and answered 416.
+ */
+function isValidByteRangeSet(header: string): boolean {
+  const eq = header.indexOf('=');
+  if (eq === -1 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return true; // another unit: not ours to judge
+  return header
+    .slice(eq + 1)
+    .split(',')
+    .every((spec) => {
+      const m = /^[ \t]*(?:(\d+)-(\d*)|-(\d+))[ \t]*$/.exec(spec);
+      return m !== null && (m[2] === undefined || m[2] === '' || BigInt(m[2]) >= BigInt(m[1]));
+    });
+}
+
+/**
  * Hosted images (returnType=url) by content hash: immutable, so the hash is a strong ETag and the
  * answer may be cached for a year. Served as stored, never compressed, so that the ETag and byte
  * ranges always describe exactly the bytes sent (a resumed download must fit the first part).
@@ -57,6 +75,7 @@ export function registerImageRoutes(app: FastifyInstance, c: Container): void {
       const ifRange = request.headers['if-range'];
       if (
         range &&
+        isValidByteRangeSet(range) &&
         (ifRange === undefined || ifRange === etag || (lastModified !== undefined && ifRange === lastModified))
       ) {
         const ranges = parseRange(size, normalizeRange(range, size), { combine: true });
