@@ -141,6 +141,49 @@ async function openImageStore(config: Readonly<Config>): Promise<ImageStore> {
   return new S3ImageStore(config.imageStore, config.publicUrl);
 }
 
+/** What `postshot render` needs: the post sources and the renderer; no database, store or mailer. */
+export interface RenderOnly {
+  posts: PostService;
+  renderer: Renderer;
+  close(): Promise<void>;
+}
+
+/**
+ * The post sources and a renderer, for a one-off card drawn outside the service: nothing is
+ * opened on disk or over the network but the sources and media, so the command leaves no data
+ * dir behind and works wherever it is run.
+ */
+export function createRenderOnly(config: Readonly<Config>, workers = 1): RenderOnly {
+  const posts = new PostService(
+    createSources(config),
+    new MemoryPostCache(systemClock),
+    new MemorySingleFlight(),
+    config.postCacheTtlMs,
+    () => {},
+  );
+  const renderer = new Renderer(
+    new MediaFetcher({
+      mediaUrl: config.mediaUrl,
+      timeoutMs: config.upstreamTimeoutMs,
+      maxBytes: config.mediaMaxBytes,
+      clock: systemClock,
+      logFailure: () => {},
+    }),
+    {
+      timeoutMs: config.renderTimeoutMs,
+      workers,
+      memoryMb: config.renderMemoryMb,
+      cacheBytes: 0,
+      backgroundImages: {
+        mediaUrl: config.mediaUrl,
+        timeoutMs: config.upstreamTimeoutMs,
+        maxBytes: config.mediaMaxBytes,
+      },
+    },
+  );
+  return { posts, renderer, close: () => renderer.close() };
+}
+
 export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {
   const clock = options.clock ?? systemClock;
   const logger = createLogger(config, options.logStream);

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import type { Config } from '../config.ts';
-import { createContainer } from '../container.ts';
+import { createRenderOnly } from '../container.ts';
 import { OPTION_NAMES, OptionError, parseOptions } from '../render/options.ts';
 import { parsePostId } from '../sources/post-id.ts';
 import { CliError, type CliIo, flagName } from './index.ts';
@@ -29,7 +29,8 @@ export async function runRenderCommand(
       throw new CliError(err.message.replace(`Parameter "${err.option}"`, `--${flagName(err.option)}`));
     throw err;
   }
-  const c = await createContainer({ ...config, logLevel: 'silent', renderWorkers: 1 });
+  // Only the sources and the renderer: a one-off card opens no database and writes no data dir.
+  const c = createRenderOnly(config);
   try {
     const outcome = await c.posts.getPost(parsed.id);
     if (outcome.kind === 'not_found') throw new CliError(`post ${parsed.id} not found: ${outcome.detail}`);

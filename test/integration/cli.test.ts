@@ -190,6 +190,35 @@ test('postshot render writes a PNG from the configured sources', async (t) => {
   assert.equal(cannot.err.trim(), `postshot: cannot write ${unwritable}: ENOENT`);
 });
 
+test('postshot render opens no database: it leaves no data dir and runs where one cannot be made', async (t) => {
+  const { startFixtureServer } = await import('../../src/sources/fixture-server.ts');
+  const { SAMPLES_DIR } = await import('../fixtures.ts');
+  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
+  const dir = makeTempDir();
+  t.after(async () => {
+    await upstream.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  const dataDir = path.join(dir, 'data');
+  const file = path.join(dir, 'card.svg');
+  const r = await cli(
+    { POSTSHOT_DATA_DIR: dataDir, ...upstream.env },
+    'render',
+    '1900000000000000001',
+    '--format',
+    'svg',
+    '-o',
+    file,
+  );
+  assert.equal(r.code, 0, r.err);
+  assert.ok(fs.readFileSync(file, 'utf8').startsWith('<svg'));
+  assert.equal(fs.existsSync(dataDir), false, 'a one-off render writes no data dir');
+  // A data dir that is a file (or any place a database cannot be opened) does not matter to it.
+  fs.writeFileSync(dataDir, '');
+  const again = await cli({ POSTSHOT_DATA_DIR: dataDir, ...upstream.env }, 'render', '1900000000000000001', '-o', file);
+  assert.equal(again.code, 0, again.err);
+});
+
 /** Starts `postshot demo` with `args` and resolves once it has printed its key and curl lines. */
 async function startDemo(...args: string[]) {
   const { spawn } = await import('node:child_process');
