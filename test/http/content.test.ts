@@ -264,6 +264,13 @@ test('bulk: body validation', async (t) => {
   assertProblem(await bulk(h, apiKey, { tweetIds: [null] }), 400, 'invalid_body');
   assertProblem(await bulk(h, apiKey, [TEXT_POST]), 400, 'invalid_body');
   assertProblem(await bulk(h, apiKey, {}), 400, 'invalid_body');
+  // A body field the route would not read is refused, not ignored: the options are query parameters.
+  const option = await bulk(h, apiKey, { tweetIds: [TEXT_POST], includeStats: false });
+  assertProblem(option, 400, 'invalid_body');
+  assert.match(option.json().detail, /"includeStats" is a query parameter here.*\?includeStats=false/);
+  const typo = await bulk(h, apiKey, { ids: [TEXT_POST] });
+  assertProblem(typo, 400, 'invalid_body');
+  assert.match(typo.json().detail, /Unknown body field "ids": the body holds only "tweetIds"/);
   const broken = await bulk(h, apiKey, '{"tweetIds": [', { 'content-type': 'application/json' });
   assertProblem(broken, 400, 'invalid_body');
   assert.match(broken.json().detail, /not valid JSON/);

@@ -38,6 +38,19 @@ function readBulkBody(body: unknown): string[] {
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new ProblemError('invalid_body', 'The body must be a JSON object like {"tweetIds": ["20"]}.');
   }
+  // As with the query, a field that would be silently ignored is refused: `includeStats: false`
+  // in the body would otherwise answer with the counts, and charge for them.
+  const unknown = Object.keys(body).find((name) => name !== 'tweetIds');
+  if (unknown !== undefined) {
+    const name = unknown.length > 64 ? `${unknown.slice(0, 64)}…` : unknown;
+    const option = OPTION_NAMES.find((o) => o.toLowerCase() === unknown.toLowerCase());
+    throw new ProblemError(
+      'invalid_body',
+      option
+        ? `"${name}" is a query parameter here, not a body field: POST /api/v1/content/tweets?${option}=false.`
+        : `Unknown body field "${name}": the body holds only "tweetIds" (the options ${OPTION_NAMES.join(', ')} are query parameters).`,
+    );
+  }
   const ids = (body as { tweetIds?: unknown }).tweetIds;
   if (!Array.isArray(ids)) throw new ProblemError('invalid_body', '"tweetIds" must be an array of post id strings.');
   if (ids.length === 0) throw new ProblemError('invalid_body', '"tweetIds" must hold at least one id.');

@@ -34,13 +34,19 @@ export const MARKDOWN_FLAGS = Object.fromEntries(
  */
 export const MarkdownQuery = readByRoute(Type.Object(MARKDOWN_FLAGS, { additionalProperties: false }));
 
-export const BulkRequest = Type.Object({
-  tweetIds: Type.Array(Type.String({ description: 'Numeric post id or post URL.' }), {
-    minItems: 1,
-    maxItems: MAX_BULK_IDS,
-    description: `Post ids, at most ${MAX_BULK_IDS}. Duplicates are fetched and charged once.`,
-  }),
-});
+export const BulkRequest = Type.Object(
+  {
+    tweetIds: Type.Array(Type.String({ description: 'Numeric post id or post URL.' }), {
+      minItems: 1,
+      maxItems: MAX_BULK_IDS,
+      description: `Post ids, at most ${MAX_BULK_IDS}. Duplicates are fetched and charged once.`,
+    }),
+  },
+  {
+    additionalProperties: false,
+    description: 'The options (includeStats, includeMedia, includeQuoted) are query parameters.',
+  },
+);
 
 const BulkSuccess = Type.Object({
   tweetId: Type.String({ description: 'The id as requested.' }),
