@@ -3,6 +3,8 @@ import { authenticate, type AuthFailure } from '../auth/authenticate.ts';
 import type { Container } from '../container.ts';
 import { ClientGoneError } from '../errors.ts';
 import type { Reservation, Usage } from '../quota/quota.ts';
+import { computePeriod } from '../quota/period.ts';
+import { PLANS } from '../quota/plans.ts';
 import type { Account } from '../storage/accounts/interface.ts';
 import { ProblemError, type ProblemCode } from './problem.ts';
 
@@ -211,11 +213,18 @@ export async function runMetered<T>(
   return c.inFlight.track(runInMeter(c, request, reply, caller, options));
 }
 
-function quotaExceeded(caller: Caller): ProblemError {
-  const plan = caller.account.plan;
+/** The refusal says what the caller can do: wait for the reset (when), or ask for a paid plan. */
+export function quotaExceeded(c: Container, caller: Caller): ProblemError {
+  const { plan, anchor } = caller.account;
+  const { credits } = PLANS[plan];
+  const { end } = computePeriod(plan, anchor, c.clock());
   return new ProblemError(
     'quota_exceeded',
-    `The ${plan} plan's quota is used up${plan === 'free' ? '' : ' for this period'}.`,
+    end === null
+      ? `The ${plan} plan's quota is used up (${credits} credits, one-time: they do not reset). ` +
+          'Ask the operator of this service for a paid plan.'
+      : `The ${plan} plan's quota is used up for this period (${credits} credits); ` +
+          `it resets at ${new Date(end).toISOString()}.`,
   );
 }
 
@@ -234,7 +243,7 @@ export async function probeMetered(
   const usage = await c.quota.usage(caller.account);
   setQuotaHeaders(reply, usage);
   options.validate?.(caller);
-  if (usage.remaining < options.cost) throw quotaExceeded(caller);
+  if (usage.remaining < options.cost) throw quotaExceeded(c, caller);
   await options.probe?.();
 }
 
@@ -258,11 +267,11 @@ async function runInMeter<T>(
     if (options.cost > 0 && options.inHand) {
       const ready = await options.inHand();
       if (ready !== undefined) {
-        if (!(await meter.charge(options.cost))) throw quotaExceeded(caller);
+        if (!(await meter.charge(options.cost))) throw quotaExceeded(c, caller);
         return ready;
       }
     }
-    if (options.cost > 0 && !(await meter.reserve(options.cost))) throw quotaExceeded(caller);
+    if (options.cost > 0 && !(await meter.reserve(options.cost))) throw quotaExceeded(c, caller);
     const result = await options.work(meter);
     if (gone.signal.aborted) throw new ClientGoneError();
     await meter.commitAll();

@@ -253,6 +253,33 @@ test('bulk: quota running out mid-request processes the first ids only', async (
   assert.equal(again.headers['x-quota-remaining'], '0');
 });
 
+test('a quota refusal says what to do: ask for a paid plan, or when the period resets', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { computePeriod } = await import('../../src/quota/period.ts');
+  for (const [plan, credits] of [
+    ['free', 50],
+    ['pro', 300],
+  ] as const) {
+    const { apiKey, accountId } = await h.account(plan, `${plan}-refusal@example.com`);
+    const account = (await h.c.accounts.getAccount(accountId))!;
+    assert.ok((await h.c.quota.reserve(account, credits, { requestId: 'use-up', endpoint: 'content' })).ok);
+    const single = await h.app.inject({ url: `/api/v1/content/${TEXT_POST}`, headers: { 'x-api-key': apiKey } });
+    const many = await bulk(h, apiKey, { tweetIds: [TEXT_POST] });
+    for (const res of [single, many]) {
+      assertProblem(res, 403, 'quota_exceeded');
+      if (plan === 'free') {
+        assert.match(
+          res.json().detail,
+          /one-time: they do not reset\)\. Ask the operator of this service for a paid plan\./,
+        );
+      } else {
+        const end = computePeriod(plan, account.anchor, Date.now()).end!;
+        assert.match(res.json().detail, new RegExp(`resets at ${new Date(end).toISOString()}\\.$`));
+      }
+    }
+  }
+});
+
 test('bulk: body validation', async (t) => {
   const h = await build(t, { env: NO_RATE });
   const { apiKey } = await h.account('pro');

@@ -4,7 +4,7 @@ import { renderMarkdownOnce } from '../../markdown/memo.ts';
 import { DEFAULT_MARKDOWN_OPTIONS, type MarkdownOptions } from '../../markdown/render.ts';
 import type { PostOutcome } from '../../sources/interface.ts';
 import { parsePostId } from '../../sources/post-id.ts';
-import { authorizeFirst, type Meter, type MeteredWork, probeMetered, runMetered } from '../metered.ts';
+import { authorizeFirst, type Meter, type MeteredWork, probeMetered, quotaExceeded, runMetered } from '../metered.ts';
 import { cachedPost, POST_ID_HINT, requirePost, requirePostId } from '../post-lookup.ts';
 import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
@@ -103,8 +103,7 @@ async function fetchCharged(
   while (pending.length > 0) {
     const reservation = await meter.reserve(pending.length, true);
     if (!reservation) {
-      if (firstRound)
-        throw new ProblemError('quota_exceeded', `The ${meter.caller.account.plan} plan's quota is used up.`);
+      if (firstRound) throw quotaExceeded(c, meter.caller);
       for (const id of pending.splice(0)) results.set(id, 'quota_exceeded');
       break;
     }
