@@ -48,8 +48,13 @@ export async function runMcpForwarder(
       error: { code: UNREACHABLE, message: `The postshot service at ${endpoint.origin} could not be reached.` },
     });
   };
+  // Requests still being answered when stdin closes are answered before the forwarder stops: a
+  // client may write its requests and close stdin at once (`echo … | postshot mcp`).
+  const pending = new Set<Promise<void>>();
   local.onmessage = (message) => {
-    upstream.send(message).catch((err) => failed(message, err));
+    const sent = upstream.send(message).catch((err) => failed(message, err));
+    pending.add(sent);
+    void sent.finally(() => pending.delete(sent));
   };
   upstream.onmessage = (message) => {
     // Later requests carry the negotiated version, as the SDK's own client does.
@@ -62,6 +67,7 @@ export async function runMcpForwarder(
   await local.start();
   process.stdin.once('end', () => void local.close());
   await closed;
+  while (pending.size > 0) await Promise.allSettled([...pending]);
   await upstream.close();
   return 0;
 }

@@ -270,6 +270,51 @@ test('postshot mcp: the stdio forwarder lists and runs the tools of a running se
   await assert.rejects(stdioClient(t, 'http://127.0.0.1:1', apiKey), /could not be reached/);
 });
 
+test('postshot mcp: requests written before stdin closes are still answered', async (t) => {
+  const h = await listening(t);
+  const { apiKey } = await h.account('pro');
+  const { spawn } = await import('node:child_process');
+  const messages = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_usage', arguments: {} } },
+  ];
+  // As `printf '…' | postshot mcp …`: every request is written and stdin ends at once.
+  const child = spawn(process.execPath, [
+    path.join(REPO_DIR, 'bin', 'postshot.js'),
+    'mcp',
+    '--url',
+    h.url,
+    '--api-key',
+    apiKey,
+  ]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  const run = { status, stdout, stderr };
+  assert.equal(run.status, 0, run.stderr);
+  const answers = run.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line));
+  assert.deepEqual(
+    answers.map((a) => [a.id, a.error?.message]),
+    [
+      [1, undefined],
+      [2, undefined],
+    ],
+  );
+  assert.equal(answers[1].result.structuredContent.remaining, 300);
+});
+
 test('hostile MCP bodies get JSON-RPC or tool errors, never a 5xx, and cost nothing', async (t) => {
   const h = await listening(t);
   const { apiKey } = await h.account('free');
