@@ -77,7 +77,7 @@ export const TOOLS: readonly ToolDefinition[] = [
     name: 'screenshot_post',
     title: 'Screenshot a post',
     description:
-      "Renders a public X post as an image card like X's own embed. png returns the image; svg and html " +
+      "Renders a public X post as an image card like X's own embed. png, jpeg and webp return the image; svg and html " +
       'return the markup as text; returnType="url" stores the image and returns its address (paid plans). ' +
       'Costs 1 credit; failures cost nothing.',
     inputSchema: Type.Object({ tweetId: TWEET_ID, ...ScreenshotQuery.properties }, { additionalProperties: false }),
