@@ -318,6 +318,15 @@ export async function createContainer(config: Readonly<Config>, options: Contain
         const where = url ? ` (${redactUrl(url)})` : '';
         logger.warn({ part }, `${part} unreachable at start${where}; requests that need it get 503 until it answers`);
       }
+      // HTTPS required, yet no TLS here and no proxy trusted to say a request came over HTTPS:
+      // every API request would be 403 https_required, telling clients to use an https:// that
+      // this process does not serve.
+      if (config.requireHttps && !config.tlsCert && !config.trustProxy)
+        logger.warn(
+          'HTTPS is required (POSTSHOT_REQUIRE_HTTPS, on when NODE_ENV=production) but this service serves plain ' +
+            'HTTP and trusts no proxy: every API request will get 403 https_required. Set POSTSHOT_TLS_CERT and ' +
+            'POSTSHOT_TLS_KEY, or POSTSHOT_TRUST_PROXY behind a proxy that terminates TLS, or POSTSHOT_REQUIRE_HTTPS=false.',
+        );
       // Without SMTP a sign-in link reaches no one unless the operator knows where to look.
       if (!config.smtpUrl)
         logger.info({ dir: mailDir }, `no SMTP server (POSTSHOT_SMTP_URL): e-mails are written to ${mailDir}`);

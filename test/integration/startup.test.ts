@@ -125,6 +125,29 @@ test('a list of proxy subnets is accepted as POSTSHOT_TRUST_PROXY; an unreachabl
   assert.equal(mail[0].dir, path.join(dir, 'mail'));
 });
 
+test('NODE_ENV=production without TLS or a trusted proxy: a warning says every API request will be refused, and how to fix it', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const warningsOf = async (env: Record<string, string>) => {
+    const port = await freePort();
+    const { child, done } = startServe({ POSTSHOT_DATA_DIR: dir, PORT: String(port), NODE_ENV: 'production', ...env });
+    t.after(() => child.kill('SIGKILL'));
+    let up: Response | null = null;
+    for (let i = 0; i < 300 && !up; i++) {
+      up = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
+      if (!up) await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(up, 'the service listens');
+    child.kill('SIGTERM');
+    const { stdout } = await done;
+    return logLines(stdout).filter((l) => l.level === 40 && /https_required/.test(String(l.msg)));
+  };
+  const warned = await warningsOf({});
+  assert.equal(warned.length, 1);
+  assert.match(String(warned[0].msg), /POSTSHOT_TLS_CERT.*POSTSHOT_TRUST_PROXY.*POSTSHOT_REQUIRE_HTTPS=false/);
+  assert.deepEqual(await warningsOf({ POSTSHOT_TRUST_PROXY: 'loopback' }), [], 'a trusted proxy can say https');
+});
+
 test('SIGTERM to `npm start`, as a supervisor sends it, stops the service and frees its data dir', async (t) => {
   const dir = makeTempDir();
   const port = await freePort();
