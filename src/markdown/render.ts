@@ -162,8 +162,22 @@ function statsLine(post: Post): string | null {
   return parts.length ? parts.join(' · ') : null;
 }
 
+/** The card's "Replying to @handle", linked to the post replied to when its id is known. */
+function replyLine(post: Post): string | null {
+  const to = post.replyTo;
+  if (!to) return null;
+  const handle = encodeURIComponent(to.handle);
+  const url = to.statusId
+    ? `https://x.com/${handle}/status/${encodeURIComponent(to.statusId)}`
+    : `https://x.com/${handle}`;
+  return `Replying to ${link(`@${to.handle}`, url)}`;
+}
+
 function bodyBlocks(post: Post, options: MarkdownOptions): string[] {
   const blocks = [authorLine(post)];
+  // A reply's text often leaves out whom it answers (X drops the leading @mentions): say it, as the card does.
+  const reply = replyLine(post);
+  if (reply) blocks.push(reply);
   const text = textBlock(post);
   if (text) blocks.push(text);
   // A list, one item per choice: each label is escaped, so none can start another block.

@@ -57,7 +57,9 @@ for (const file of [...samplePosts, ...recordedPosts]) {
     const parts = visibleText(html).split('\n\n');
     assert.equal(parts[0], `@${post.author.handle} (${post.author.name}) · ${formatUtc(post.createdAt)}`);
     assert.equal(parts.at(-1), post.url);
-    let body = parts.slice(1, -1).join('\n\n');
+    // A reply says whom it answers on the line after the author, as the card does.
+    if (post.replyTo) assert.equal(parts[1], `Replying to @${post.replyTo.handle}`);
+    let body = parts.slice(post.replyTo ? 2 : 1, -1).join('\n\n');
     if (post.card?.title) body = body.slice(0, body.lastIndexOf('\n\n'));
     if (post.poll) body = body.slice(0, body.lastIndexOf('\n\n'));
     assert.equal(body, expectedText(post));
@@ -85,6 +87,18 @@ test('entities become links to X, URLs to their expanded form', () => {
   assert.match(html, /<a href="https:\/\/x.com\/hashtag\/launch">#launch<\/a>/);
   assert.match(html, /<a href="https:\/\/x.com\/search\?q=%24ACME">\$ACME<\/a>/);
   assert.match(html, /<a href="https:\/\/example.com\/blog\/shipping-day\?ref=x">example.com\/blog\/shipping…<\/a>/);
+});
+
+test('a reply names the post it answers, linked, though its text leaves the mention out', () => {
+  const post = load(path.join(SAMPLES_DIR, 'upstream/syndication/1900000000000000014.json'));
+  const md = renderMarkdown(post, OFF);
+  assert.equal(
+    md.split('\n\n')[1],
+    'Replying to [@cityofexample](https://x.com/cityofexample/status/1900000000000000016)',
+  );
+  assert.match(md, /\n\nThank you for fixing the streetlights/);
+  const noId = renderMarkdown({ ...post, replyTo: { handle: 'some_one' } }, OFF);
+  assert.equal(noId.split('\n\n')[1], 'Replying to [@some\\_one](https://x.com/some_one)');
 });
 
 test('hostile text stays text: no HTML, no emphasis, no lists', () => {
