@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import os from 'node:os';
-import { test } from 'node:test';
+import { type TestContext, test } from 'node:test';
 import { runCli } from '../../src/cli/index.ts';
 import { makeTempDir } from '../helper.ts';
 import { REPO_DIR } from '../fixtures.ts';
@@ -115,7 +115,8 @@ test('the installed bin refuses an invalid configuration naming the variable', (
   assert.match(r.stderr, /PORT: must be between 0 and 65535/);
 });
 
-test('postshot render writes a PNG from the configured sources', async (t) => {
+/** The package's samples served as the upstream, and a temporary folder: both gone after the test. */
+async function samplesUpstream(t: TestContext) {
   const { startFixtureServer } = await import('../../src/sources/fixture-server.ts');
   const { SAMPLES_DIR } = await import('../fixtures.ts');
   const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
@@ -124,6 +125,11 @@ test('postshot render writes a PNG from the configured sources', async (t) => {
     await upstream.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
+  return { upstream, dir };
+}
+
+test('postshot render writes a PNG from the configured sources', async (t) => {
+  const { upstream, dir } = await samplesUpstream(t);
   const file = path.join(dir, 'card.png');
   const r = await cli(
     { POSTSHOT_DATA_DIR: dir, ...upstream.env },
@@ -191,14 +197,7 @@ test('postshot render writes a PNG from the configured sources', async (t) => {
 });
 
 test('postshot render opens no database: it leaves no data dir and runs where one cannot be made', async (t) => {
-  const { startFixtureServer } = await import('../../src/sources/fixture-server.ts');
-  const { SAMPLES_DIR } = await import('../fixtures.ts');
-  const upstream = await startFixtureServer({ roots: [SAMPLES_DIR] });
-  const dir = makeTempDir();
-  t.after(async () => {
-    await upstream.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const { upstream, dir } = await samplesUpstream(t);
   const dataDir = path.join(dir, 'data');
   const file = path.join(dir, 'card.svg');
   const r = await cli(

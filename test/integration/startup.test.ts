@@ -14,6 +14,16 @@ import { REPO_DIR } from '../fixtures.ts';
 // failure is one line on stderr and exit code 1; an unreachable Redis is a warning naming it
 // (an unreachable database too: test/integration/database-at-start.test.ts).
 
+/** The first answer from `url`, whatever its status, within 30 s; null if none came. */
+async function firstAnswer(url: string): Promise<Response | null> {
+  for (let i = 0; i < 300; i++) {
+    const res = await fetch(url).catch(() => null);
+    if (res) return res;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
 async function expectOneLine(env: Record<string, string>, pattern: RegExp): Promise<void> {
   const { child, done } = startServe(env);
   const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
@@ -104,11 +114,7 @@ test('a list of proxy subnets is accepted as POSTSHOT_TRUST_PROXY; an unreachabl
     POSTSHOT_REDIS_URL: 'redis://127.0.0.1:1',
   });
   t.after(() => child.kill('SIGKILL'));
-  let ready: Response | null = null;
-  for (let i = 0; i < 300 && !ready; i++) {
-    ready = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => null);
-    if (!ready) await new Promise((r) => setTimeout(r, 100));
-  }
+  const ready = await firstAnswer(`http://127.0.0.1:${port}/readyz`);
   assert.ok(ready, 'the service listens');
   assert.equal(ready.status, 503);
   const body = await ready.json();
@@ -132,11 +138,7 @@ test('NODE_ENV=production without TLS or a trusted proxy: a warning says every A
     const port = await freePort();
     const { child, done } = startServe({ POSTSHOT_DATA_DIR: dir, PORT: String(port), NODE_ENV: 'production', ...env });
     t.after(() => child.kill('SIGKILL'));
-    let up: Response | null = null;
-    for (let i = 0; i < 300 && !up; i++) {
-      up = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => null);
-      if (!up) await new Promise((r) => setTimeout(r, 100));
-    }
+    const up = await firstAnswer(`http://127.0.0.1:${port}/healthz`);
     assert.ok(up, 'the service listens');
     child.kill('SIGTERM');
     const { stdout } = await done;

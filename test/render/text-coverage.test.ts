@@ -27,6 +27,13 @@ function walk(node: Child, visit: (text: string | null, image: El | null) => voi
   else for (const c of node.props.children ?? []) walk(c, visit);
 }
 
+/** The emoji images a card draws, by key, in order. */
+function emojiKeys(tree: Child): string[] {
+  const keys: string[] = [];
+  walk(tree, (_s, img) => img?.props.image?.key.startsWith('emoji:') && keys.push(img.props.image.key));
+  return keys;
+}
+
 /** The card's paragraphs: the blocks that hold the post text, each with its own `dir`. */
 function paragraphsOf(post: Post): El[] {
   const { tree } = buildCardTree(post, 'light', new Map());
@@ -332,9 +339,7 @@ test('NEL and the line and paragraph separators break the line as LF does; in a 
 test('a ZWJ sequence Twemoji does not draw is drawn as its parts, with no box', () => {
   const text = `Ninja 🐱\u200d👤 pair 😀\u200d😀 chain ${'👩\u200d'.repeat(100)}👩 end`;
   const { tree, fonts } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
-  const images: string[] = [];
-  walk(tree, (_s, img) => img?.props.image?.key.startsWith('emoji:') && images.push(img.props.image.key));
-  assert.deepEqual(images, [
+  assert.deepEqual(emojiKeys(tree), [
     'emoji:1f431',
     'emoji:1f464',
     'emoji:1f600',
@@ -347,9 +352,7 @@ test('a ZWJ sequence Twemoji does not draw is drawn as its parts, with no box', 
 test('two regional indicators that name no flag are drawn as their two letters, with no box', () => {
   const text = 'Flags 🇽🇽 and 🇦🇦 beside 🇺🇦, a lone 🇦';
   const { tree, fonts } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
-  const images: string[] = [];
-  walk(tree, (_s, img) => img?.props.image?.key.startsWith('emoji:') && images.push(img.props.image.key));
-  assert.deepEqual(images, [
+  assert.deepEqual(emojiKeys(tree), [
     'emoji:1f1fd',
     'emoji:1f1fd',
     'emoji:1f1e6',
