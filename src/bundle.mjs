@@ -15,7 +15,7 @@ const CACHE_DIR = path.resolve(SRC, '..', 'node_modules', '.cache', 'postshot');
 const OUT_DIR = path.join(CACHE_DIR, 'out');
 
 /** The options every bundle is made with. */
-export const BUNDLE_OPTIONS = Object.freeze({
+const BUNDLE_OPTIONS = Object.freeze({
   bundle: true,
   platform: 'node',
   format: 'esm',
@@ -76,7 +76,7 @@ export function writeBundle(name, files, entry) {
  * The output files of a build made with `outdir: OUT_DIR`, with paths relative to it.
  * @param {import('esbuild').OutputFile[]} outputFiles
  */
-export function filesOf(outputFiles) {
+function filesOf(outputFiles) {
   return outputFiles.map((f) => ({ path: path.relative(OUT_DIR, f.path), contents: f.contents }));
 }
 
@@ -100,27 +100,43 @@ const keepImportMeta = {
 };
 
 /**
+ * Builds a bundle with esbuild (BUNDLE_OPTIONS and `options`) and writes it (writeBundle).
+ * esbuild answers from a process of its own, stopped once the build is done: it would otherwise
+ * stay as long as this one. The asynchronous API runs that process from this thread, which reaps
+ * it once stopped; buildSync runs it from a worker thread of its own and left it a zombie.
+ * @param {string} name
+ * @param {import('esbuild').BuildOptions} options
+ * @param {string} entry the file to load, relative to the bundle's folder
+ * @returns {Promise<URL>}
+ */
+export async function buildBundle(name, options, entry) {
+  const esbuild = await import('esbuild');
+  try {
+    const out = await esbuild.build({ ...BUNDLE_OPTIONS, ...options });
+    return writeBundle(name, filesOf(out.outputFiles ?? []), entry);
+  } finally {
+    await esbuild.stop();
+  }
+}
+
+/**
  * The service's bundle (src/main.ts), or null when it cannot be made (a read-only install, no
  * esbuild): the caller then loads the sources through tsx.
  * @returns {Promise<URL | null>}
  */
 export async function bundleService() {
   try {
-    const esbuild = await import('esbuild');
-    try {
-      const out = await esbuild.build({
-        ...BUNDLE_OPTIONS,
+    return await buildBundle(
+      'service',
+      {
         entryPoints: [path.join(SRC, 'main.ts')],
         plugins: [keepImportMeta],
         // A module imported only when needed (S3, PostgreSQL, Redis, the MCP SDK, the CLI's
         // commands) stays in a chunk of its own, with its packages: one file would import them all at start.
         splitting: true,
-      });
-      return writeBundle('service', filesOf(out.outputFiles), 'main.mjs');
-    } finally {
-      // esbuild answers from a service process that would otherwise stay as long as this one.
-      await esbuild.stop();
-    }
+      },
+      'main.mjs',
+    );
   } catch {
     return null;
   }
