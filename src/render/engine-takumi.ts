@@ -7,7 +7,7 @@
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, rangesOf, readFontData } from './fonts.ts';
 import { type Fit, piecesOf, toNode } from './engine-tree.ts';
-import { bidiClass, breakRtlRunLines, drawnOrder, levelsOf, linesOf } from './rtl-run-breaks.ts';
+import { bidiClass, breakRtlRunLines, drawnOrder, linesOf } from './rtl-run-breaks.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
 import { BASE_CSS, type El, type ImageBytes } from './tree.ts';
 import { graphemes } from '../util/graphemes.ts';
@@ -114,9 +114,9 @@ function drawnUnits(units: Node[], dir: 'ltr' | 'rtl'): Drawn | null {
     .join('');
   const ranks: number[] = new Array(units.length);
   let next = 0;
-  for (const at of drawnOrder(text, dir)) if (ranks[owner[at]] === undefined) ranks[owner[at]] = next++;
+  const { order, levels } = drawnOrder(text, dir);
+  for (const at of order) if (ranks[owner[at]] === undefined) ranks[owner[at]] = next++;
   if (ranks.every((rank, i) => rank === i)) return null;
-  const levels = levelsOf(text, dir);
   return { ranks, levels: starts.map((at) => levels[at]) };
 }
 

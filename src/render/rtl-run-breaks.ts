@@ -42,12 +42,13 @@ const readable = (text: string) =>
 
 /**
  * The UTF-16 units of one line in the order they are drawn from its start edge (the left for a
- * left-to-right line, the right for a right-to-left one), by UAX #9's reordering.
+ * left-to-right line, the right for a right-to-left one), by UAX #9's reordering, and their levels.
  */
-export function drawnOrder(text: string, dir: 'ltr' | 'rtl'): number[] {
+export function drawnOrder(text: string, dir: 'ltr' | 'rtl'): { order: number[]; levels: Uint8Array } {
   const read = readable(text);
-  const leftToRight = bidi.getReorderedIndices(read, bidi.getEmbeddingLevels(read, dir));
-  return dir === 'rtl' ? leftToRight.reverse() : leftToRight;
+  const embedding = bidi.getEmbeddingLevels(read, dir);
+  const leftToRight = bidi.getReorderedIndices(read, embedding);
+  return { order: dir === 'rtl' ? leftToRight.reverse() : leftToRight, levels: embedding.levels };
 }
 
 /**
