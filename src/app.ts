@@ -29,7 +29,6 @@ export interface BuildOptions {
   https?: { cert: Buffer; key: Buffer };
 }
 
-/** The Fastify app over a container. No listening here: main.ts and the tests decide that. */
 /**
  * The 404 detail. `/` serves nothing, but it is where a newcomer starts: its 404 points at the
  * reference, the OpenAPI document and, while anyone may sign up, the account pages.
@@ -42,6 +41,7 @@ function describeNoRoute(method: string, url: string, signup: 'open' | 'closed')
   return `${noRoute} This is the postshot API (routes under /api/v1/): its reference is at /docs and its OpenAPI document at /openapi.json${account}.`;
 }
 
+/** The Fastify app over a container. No listening here: main.ts and the tests decide that. */
 export async function buildApp(c: Container, options: BuildOptions = {}): Promise<FastifyInstance> {
   const serverOptions: FastifyServerOptions & Record<string, unknown> = {
     loggerInstance: c.logger,

@@ -16,7 +16,7 @@ import { MemoryPostCache, MemorySingleFlight } from './storage/cache/memory.ts';
 import { FxTwitterSource } from './sources/fxtwitter/source.ts';
 import type { PostSource } from './sources/interface.ts';
 import { MediaFetcher } from './sources/media.ts';
-import { PostService } from './sources/post-service.ts';
+import { PostService, type UpstreamFailureLog } from './sources/post-service.ts';
 import { SyndicationSource } from './sources/syndication/source.ts';
 import { Renderer } from './render/render-service.ts';
 import { RenderPool } from './render/pool.ts';
@@ -153,7 +153,7 @@ export interface RenderOnly {
  * opened on disk or over the network but the sources and media, so the command leaves no data
  * dir behind and works wherever it is run.
  */
-export function createRenderOnly(config: Readonly<Config>, workers = 1): RenderOnly {
+export function createRenderOnly(config: Readonly<Config>): RenderOnly {
   const posts = new PostService(
     createSources(config),
     new MemoryPostCache(systemClock),
@@ -161,27 +161,35 @@ export function createRenderOnly(config: Readonly<Config>, workers = 1): RenderO
     config.postCacheTtlMs,
     () => {},
   );
-  const renderer = new Renderer(
-    new MediaFetcher({
+  const { renderer } = createRendering(config, systemClock, () => {}, { workers: 1, cacheBytes: 0 });
+  return { posts, renderer, close: () => renderer.close() };
+}
+
+/** The media fetcher and a renderer drawing with it, as the config says; `log` hears failed fetches. */
+function createRendering(
+  config: Readonly<Config>,
+  clock: Clock,
+  log: UpstreamFailureLog,
+  sizing: { workers: number; cacheBytes: number },
+): { media: MediaFetcher; renderer: Renderer } {
+  const media = new MediaFetcher({
+    mediaUrl: config.mediaUrl,
+    timeoutMs: config.upstreamTimeoutMs,
+    maxBytes: config.mediaMaxBytes,
+    clock,
+    logFailure: log,
+  });
+  const renderer = new Renderer(media, {
+    timeoutMs: config.renderTimeoutMs,
+    memoryMb: config.renderMemoryMb,
+    ...sizing,
+    backgroundImages: {
       mediaUrl: config.mediaUrl,
       timeoutMs: config.upstreamTimeoutMs,
       maxBytes: config.mediaMaxBytes,
-      clock: systemClock,
-      logFailure: () => {},
-    }),
-    {
-      timeoutMs: config.renderTimeoutMs,
-      workers,
-      memoryMb: config.renderMemoryMb,
-      cacheBytes: 0,
-      backgroundImages: {
-        mediaUrl: config.mediaUrl,
-        timeoutMs: config.upstreamTimeoutMs,
-        maxBytes: config.mediaMaxBytes,
-      },
     },
-  );
-  return { posts, renderer, close: () => renderer.close() };
+  });
+  return { media, renderer };
 }
 
 export async function createContainer(config: Readonly<Config>, options: ContainerOptions = {}): Promise<Container> {
@@ -196,23 +204,9 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs, (fields, message) =>
     logger.warn(fields, message),
   );
-  const media = new MediaFetcher({
-    mediaUrl: config.mediaUrl,
-    timeoutMs: config.upstreamTimeoutMs,
-    maxBytes: config.mediaMaxBytes,
-    clock,
-    logFailure: (fields, message) => logger.warn(fields, message),
-  });
-  const renderer = new Renderer(media, {
-    timeoutMs: config.renderTimeoutMs,
+  const { media, renderer } = createRendering(config, clock, (fields, message) => logger.warn(fields, message), {
     workers: config.renderWorkers || RenderPool.defaultSize(),
-    memoryMb: config.renderMemoryMb,
     cacheBytes: config.renderCacheMb * 1024 * 1024,
-    backgroundImages: {
-      mediaUrl: config.mediaUrl,
-      timeoutMs: config.upstreamTimeoutMs,
-      maxBytes: config.mediaMaxBytes,
-    },
   });
   const images = await openImageStore(config);
   const mailDir = path.join(config.dataDir, 'mail');

@@ -28,18 +28,23 @@ export async function createAccountWithKey(
   const plan = input.plan ?? 'free';
   if (!isPlan(plan)) return { ok: false, message: `unknown plan "${plan}" (plans: ${PLAN_NAMES.join(', ')})` };
   const account = await createAccountOnce(store, input.email, plan, now);
-  if (!account) return { ok: false, message: `an account with the address ${input.email} already exists` };
+  if (account instanceof AddressTakenError) return { ok: false, message: account.message };
   const issued = await issueApiKey(store, account.id, now);
   if (!issued.ok) return issued;
   return { ok: true, value: { account, ...issued.value } };
 }
 
 /** One account per address (any case): sign-in at /account finds an account by its address. */
-async function createAccountOnce(store: AccountStore, email: string, plan: Plan, now: number): Promise<Account | null> {
+async function createAccountOnce(
+  store: AccountStore,
+  email: string,
+  plan: Plan,
+  now: number,
+): Promise<Account | AddressTakenError> {
   try {
     return await store.createAccount({ email, plan, now });
   } catch (err) {
-    if (err instanceof AddressTakenError) return null;
+    if (err instanceof AddressTakenError) return err;
     throw err;
   }
 }
