@@ -9,7 +9,10 @@ import { graphemes } from '../util/graphemes.ts';
 const HANDLE = new RegExp(HANDLE_PATTERN);
 
 export const POST_LIMITS = Object.freeze({
-  /** X's long posts (notes): 25,000 characters; counted here in code points. */
+  /**
+   * X's long posts (notes): 25,000 characters as X weighs them (xWeightedEnd), and never more
+   * than this many code points.
+   */
   textChars: 25_000,
   /** No X post carries more linked entities than it has words; a generous ceiling. */
   entities: 2_000,
@@ -111,6 +114,53 @@ function cutCodePoints(s: string, max: number): string {
   return s.slice(0, boundary > 0 ? boundary : at);
 }
 
+// twitter-text's weights (its v3 configuration, which X counts posts by): a character of these
+// ranges (Latin to Georgian, general punctuation) weighs 1 and any other 2; a link weighs 23, the
+// length of the t.co address X replaces it with; an emoji sequence weighs 2 whole.
+const LIGHT: ReadonlyArray<readonly [number, number]> = [
+  [0x0000, 0x10ff],
+  [0x2000, 0x200d],
+  [0x2010, 0x201f],
+  [0x2032, 0x2037],
+];
+function weighsOne(c: string): boolean {
+  const point = c.codePointAt(0) ?? 0;
+  return LIGHT.some(([from, to]) => point >= from && point <= to);
+}
+const URL_WEIGHT = 23;
+// An emoji sequence (a flag, a keycap, a pictograph with its modifiers, selectors, tags and
+// joined pictographs), a mark, or any other code point. Looser than X's list of sequences, so a
+// sequence never weighs more here than there (a lone © weighs as a character). X weighs a text
+// after composing it (NFC): marks weigh nothing here, so decomposed text weighs no more than there.
+const X_UNITS =
+  /(\p{RI}\p{RI}?|[#*0-9]\ufe0f?\u20e3|\p{Extended_Pictographic}(?:\p{EMod}|\ufe0f|\u20e3|[\u{e0020}-\u{e007f}]|\u200d\p{Extended_Pictographic})*)|(\p{M})|[\s\S]/gu;
+
+/**
+ * The number of code points of `text` that fit X's weighted length `max` (all of them when it
+ * fits): the weight X counts is at least this count's, so no post X accepted is cut. Links are
+ * the `[start, end)` code point ranges in `links`.
+ */
+export function xWeightedEnd(
+  text: string,
+  max: number,
+  links: ReadonlyArray<{ start: number; end: number }> = [],
+): number {
+  const linkEnds = new Map(links.map((l) => [l.start, l.end]));
+  let weight = 0;
+  let points = 0;
+  let inLinkUntil = 0;
+  for (const [unit, emoji, mark] of text.matchAll(X_UNITS)) {
+    const linkEnd = points >= inLinkUntil ? linkEnds.get(points) : undefined;
+    if (linkEnd !== undefined) {
+      inLinkUntil = linkEnd;
+      weight += URL_WEIGHT;
+    } else if (points >= inLinkUntil && !mark) weight += weighsOne(unit) && (!emoji || unit.length === 1) ? 1 : 2;
+    if (weight > max) return points;
+    points += emoji ? Array.from(unit).length : 1;
+  }
+  return points;
+}
+
 /** A line of text (a name, a label, a title): without controls, a line break and the blanks around it read as one space. */
 function oneLine(s: string): string {
   const text = dropControls(s);
@@ -131,7 +181,7 @@ function capOptional(s: string | undefined, max: number, clean = dropControls): 
 const urlFits = (u: string | undefined): boolean => u === undefined || u.length <= POST_LIMITS.urlChars;
 
 /**
- * Holds a normalized post to X's limits: text cut at 25,000 code points (then marked truncated),
+ * Holds a normalized post to X's limits: text cut at X's weighted 25,000 (then marked truncated),
  * at most 4 media and 4 poll choices, names, labels and alt texts cut to X's lengths (ending in
  * an ellipsis, so a reader sees the cut) and without controls, entities beyond the text or the
  * ceiling dropped, one level of quote. Pure; the post is not modified.
@@ -139,9 +189,12 @@ const urlFits = (u: string | undefined): boolean => u === undefined || u.length 
 export function capPost(post: Post, depth = 0): Post {
   const L = POST_LIMITS;
   const chars = Array.from(post.text);
-  const textCut = chars.length > L.textChars;
-  const text = textCut ? cutCodePoints(post.text, L.textChars) : post.text;
-  const length = textCut ? Array.from(text).length : chars.length;
+  const held = chars.length > L.textChars ? cutCodePoints(post.text, L.textChars) : post.text;
+  const links = post.entities.filter((e) => e.type === 'url');
+  const fits = xWeightedEnd(held, L.textChars, links);
+  const text = fits < Array.from(held).length ? cutCodePoints(held, fits) : held;
+  const textCut = text !== post.text;
+  const length = Array.from(text).length;
   const entities: Entity[] = post.entities
     .filter((e) => e.end <= length && (e.type !== 'url' || urlFits(e.url)))
     .slice(0, L.entities);

@@ -46,6 +46,7 @@ export const CRAFTED_POSTS: CraftedPost[] = [
       poll: { choices: Array.from({ length: 5000 }, (_, i) => ({ label: `choice ${i}`, count: i })), total_votes: 1 },
     }),
   },
+  // X weighs an emoji 2: the 12,500 a note can hold are drawn, as are 12,500 of the ideographs below.
   {
     name: '20,000 emoji',
     id: '1900000000000040003',

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
 import { renderMarkdown } from '../../src/markdown/render.ts';
-import { POST_LIMITS } from '../../src/sources/limits.ts';
+import { POST_LIMITS, xWeightedEnd } from '../../src/sources/limits.ts';
 import type { Post } from '../../src/sources/post.ts';
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
 import { REPO_DIR } from '../fixtures.ts';
@@ -58,8 +58,7 @@ test("a normalized FxTwitter post is held to X's limits", () => {
   assert.equal(r.kind, 'found');
   if (r.kind !== 'found') return;
   const p = r.post;
-  assert.equal(Array.from(p.text).length, POST_LIMITS.textChars);
-  assert.equal(p.text, '😀'.repeat(25_000), 'cut between code points, never inside a pair');
+  assert.equal(p.text, '😀'.repeat(12_500), 'X weighs an emoji 2; cut between emoji, never inside a pair');
   assert.equal(p.truncated, true);
   assert.deepEqual(p.entities, [], 'the mention past the cut is dropped');
   assert.equal(p.media.length, 4);
@@ -80,6 +79,50 @@ test('a post within the limits is unchanged; a syndication post is held to them 
   assert.equal(long.text.length, 25_000);
   assert.equal(long.author.name, `${'Q'.repeat(49)}…`);
   assert.equal(long.truncated, true);
+});
+
+test("text is weighed as X weighs it: emoji sequences and most scripts' characters 2, links 23", () => {
+  // [text, X's weight]: each weighs exactly this, one less cuts it.
+  const cases: Array<[string, number]> = [
+    ['hello', 5],
+    ['مرحبا', 5],
+    ['Ⴀა', 2],
+    ['—’', 2],
+    ['漢字', 4],
+    ['한국어', 6],
+    ['…', 2],
+    ['ሰላም', 6],
+    ['😀', 2],
+    ['👩🏽‍💻', 2],
+    ['🏴󠁧󠁢󠁳󠁣󠁴󠁿', 2],
+    ['🇯🇵', 2],
+    ['#️⃣', 2],
+    ['©', 1],
+    ['e\u0301', 1],
+  ];
+  for (const [text, weight] of cases) {
+    const points = Array.from(text).length;
+    assert.equal(xWeightedEnd(text, weight), points, `${JSON.stringify(text)} fits ${weight}`);
+    assert.ok(xWeightedEnd(text, weight - 1) < points, `${JSON.stringify(text)} does not fit ${weight - 1}`);
+  }
+  const link = `see ${'https://example.com/'.padEnd(200, 'x')} now`;
+  assert.equal(xWeightedEnd(link, 4 + 23 + 4, [{ start: 4, end: 204 }]), 208, 'a link weighs its t.co address, 23');
+  assert.equal(xWeightedEnd(link, 30, [{ start: 4, end: 204 }]), 207);
+});
+
+test("a note is held to X's weighted 25,000, not cut short of it", () => {
+  const latin = synPost({ text: 'a'.repeat(25_000) });
+  assert.equal(latin.text.length, 25_000);
+  assert.equal(latin.truncated, false);
+  const han = synPost({ text: '漢'.repeat(12_500) });
+  assert.equal(han.text, '漢'.repeat(12_500), "X's limit for Chinese: 12,500 characters, kept whole");
+  assert.equal(han.truncated, false);
+  const over = synPost({ text: `${'漢'.repeat(12_500)}字` });
+  assert.equal(over.text, '漢'.repeat(12_500));
+  assert.equal(over.truncated, true);
+  const mixed = fxPost({ text: `${'😀 '.repeat(8_000)}${'x'.repeat(1_000)}` });
+  assert.equal(mixed.text, `${'😀 '.repeat(8_000)}${'x'.repeat(1_000)}`, '24,000 + 1,000');
+  assert.equal(mixed.truncated, false);
 });
 
 test('long runs of blanks, mentions and long hashtags in upstream text are handled in linear time', () => {
