@@ -10,37 +10,23 @@ import { imageSchema } from '../schemas/service.ts';
 import { documented } from '../schemas/validation.ts';
 
 /**
- * The Range header as RFC 9110 §14.1 reads it, for range-parser 1.x, which reads it otherwise in two
- * places: the unit is case-insensitive (`BYTES=0-1`), and a suffix longer than the image means the
- * whole image (§14.1.3), where range-parser would call it unsatisfiable. Such a suffix becomes `-size`.
+ * The Range header as RFC 9110 §14.1 reads it, for range-parser 1.x, or null where a recipient
+ * ignores it. range-parser reads it otherwise in three places: the unit is case-insensitive
+ * (`BYTES=0-1`); a suffix longer than the image means the whole image (§14.1.3), where range-parser
+ * calls it unsatisfiable (such a suffix becomes `-size`); and a `bytes` set holding a spec that does
+ * not parse (`bytes=5-1`, `bytes=abc`) is ignored, where range-parser skips the spec and, with no
+ * range left, answered 416.
  */
-function normalizeRange(header: string, size: number): string {
+function readRange(header: string, size: number): string | null {
   const eq = header.indexOf('=');
-  if (eq === -1) return header;
-  const specs = header
-    .slice(eq + 1)
-    .replace(/(^|,)(\s*)-(\d+)/g, (spec, sep, space, digits) =>
-      Number(digits) > size ? `${sep}${space}-${size}` : spec,
-    );
-  return `${header.slice(0, eq).toLowerCase()}=${specs}`;
-}
-
-/**
- * True when every byte-range-spec of a `bytes` Range parses (RFC 9110 §14.1.1): `first-last` with
- * last at or after first, `first-`, or `-suffix`. A recipient ignores a Range holding any other
- * (`bytes=5-1`, `bytes=abc`): the whole image, where range-parser, which skips what it cannot read,
- * found no range left and answered 416.
- */
-function isValidByteRangeSet(header: string): boolean {
-  const eq = header.indexOf('=');
-  if (eq === -1 || header.slice(0, eq).trim().toLowerCase() !== 'bytes') return true; // another unit: not ours to judge
-  return header
-    .slice(eq + 1)
-    .split(',')
-    .every((spec) => {
-      const m = /^[ \t]*(?:(\d+)-(\d*)|-(\d+))[ \t]*$/.exec(spec);
-      return m !== null && (m[2] === undefined || m[2] === '' || BigInt(m[2]) >= BigInt(m[1]));
-    });
+  if (eq === -1 || header.slice(0, eq).toLowerCase() !== 'bytes') return header; // range-parser refuses it
+  const specs: string[] = [];
+  for (const spec of header.slice(eq + 1).split(',')) {
+    const m = /^[ \t]*(?:(\d+)-(\d*)|-(\d+))[ \t]*$/.exec(spec);
+    if (m === null || (m[2] && BigInt(m[2]) < BigInt(m[1]))) return null;
+    specs.push(m[3] !== undefined && Number(m[3]) > size ? `-${size}` : spec);
+  }
+  return `bytes=${specs.join(',')}`;
 }
 
 /**
@@ -70,15 +56,14 @@ export function registerImageRoutes(app: FastifyInstance, c: Container): void {
       if (fresh(request.headers, { etag, 'last-modified': lastModified })) return reply.code(304).send();
 
       const size = found.bytes.length;
-      const range = request.headers.range;
+      const range = request.headers.range && readRange(request.headers.range, size);
       // If-Range names the representation the client already holds part of; another one gets it all.
       const ifRange = request.headers['if-range'];
       if (
         range &&
-        isValidByteRangeSet(range) &&
         (ifRange === undefined || ifRange === etag || (lastModified !== undefined && ifRange === lastModified))
       ) {
-        const ranges = parseRange(size, normalizeRange(range, size), { combine: true });
+        const ranges = parseRange(size, range, { combine: true });
         if (ranges === -1) {
           reply.header('Content-Range', `bytes */${size}`);
           return sendProblem(
