@@ -30,7 +30,13 @@ const INHERITED_TEXT = ['fontFamily', 'fontSize', 'fontWeight', 'fontStyle', 'le
  * The text nodes and inline images of a block, in logical order (inside its inline spans too),
  * each with the place it holds in its parent.
  */
-function slotsOf(block: Container): Array<{ piece: Piece; parent: Container; index: number }> {
+interface Slot {
+  piece: Piece;
+  parent: Container;
+  index: number;
+}
+
+function slotsOf(block: Container): Slot[] {
   return (block.children ?? []).flatMap((child, index) => {
     if (child.type === 'container') return slotsOf(child);
     if (child.type === 'text') return [{ piece: child, parent: block, index }];
@@ -44,16 +50,11 @@ export const piecesOf = (block: Container): Piece[] => slotsOf(block).map((s) =>
  * Separates a paragraph's inline images from joining letters (image-joins.ts) and puts the marks
  * image-levels.ts asks for before them.
  */
-function markImages(block: Container, dir: 'ltr' | 'rtl'): void {
-  const slots = slotsOf(block);
-  separateImagesFromLetters(slots.map((s) => s.piece));
+function markImages(slots: Slot[], dir: 'ltr' | 'rtl'): void {
+  const pieces = slots.map((s) => s.piece);
+  separateImagesFromLetters(pieces);
   // From the last, so that the places of those before stay where they were.
-  for (const [i, mark] of [
-    ...imageMarks(
-      slots.map((s) => s.piece),
-      dir,
-    ),
-  ].reverse()) {
+  for (const [i, mark] of [...imageMarks(pieces, dir)].reverse()) {
     const { parent, index } = slots[i];
     parent.children!.splice(index, 0, { type: 'text', text: mark });
   }
@@ -71,8 +72,7 @@ function wrappingText(node: Container, style: Record<string, unknown> | undefine
  * Breaks before small kana in a wrapping paragraph (word-breaks.ts): its text nodes in spans
  * with word-break: break-all when it is all Japanese, else zero-width spaces in its text.
  */
-function breakBeforeKana(block: Container): void {
-  const slots = slotsOf(block);
+function breakBeforeKana(slots: Slot[]): void {
   const how = kanaBreaks(slots.map((s) => textOf(s.piece)).join(''));
   if (how === 'none') return;
   for (const { piece, parent, index } of slots) {
@@ -117,8 +117,13 @@ export function toNode(
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
     children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
-  if (dir && fitWidth === undefined && WRAPPING.has(style?.whiteSpace as string | undefined)) breakBeforeKana(node);
-  if (dir) markImages(node, dir);
+  if (dir) {
+    // One walk for both: a text node wrapped in a span for kana breaks leaves every image in its
+    // place, and marks go only before images.
+    const slots = slotsOf(node);
+    if (fitWidth === undefined && WRAPPING.has(style?.whiteSpace as string | undefined)) breakBeforeKana(slots);
+    markImages(slots, dir);
+  }
   if (fitWidth !== undefined) {
     fits.push({ node, width: fitWidth, inherited: inside });
     return node;
