@@ -1,5 +1,6 @@
 // Helpers for the account pages tests: a listening app with a real SMTP server, and the mails it sends.
 import type { TestContext } from 'node:test';
+import type { Page } from 'playwright-core';
 import { build, type BuildTestOptions, type Harness } from './helper.ts';
 import { freePort } from './free-port.ts';
 import { startSmtp, type ReceivedMail, type TestSmtp } from './smtp.ts';
@@ -41,4 +42,22 @@ export function signInLink(mail: ReceivedMail): string {
   const m = /(https?:\/\/\S+\/account\/verify\?token=psl_[0-9A-Za-z]+)/.exec(mail.text);
   if (!m) throw new Error(`no sign-in link in mail:\n${mail.text}`);
   return m[1];
+}
+
+/** Asks for a link on the sign-in page of `page` (its base URL the app's) and returns it from the n-th mail. */
+export async function requestSignInLink(page: Page, h: PagesHarness, email: string, n = 1): Promise<string> {
+  await page.goto('/account/sign-in');
+  await page.getByLabel('E-mail address').fill(email);
+  await page.getByRole('button', { name: 'Send sign-in link' }).click();
+  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
+  return signInLink(await waitForMail(h.smtp, email, n));
+}
+
+/** Signs an address in as a customer does (the form, the mailed link, its button); returns the link. */
+export async function signInWithLink(page: Page, h: PagesHarness, email: string): Promise<string> {
+  const link = await requestSignInLink(page, h, email);
+  await page.goto(link);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(`${h.url}/account`);
+  return link;
 }

@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { buildListening, signInLink, waitForMail } from '../account-pages.ts';
+import { buildListening, signInLink, signInWithLink, waitForMail } from '../account-pages.ts';
 import { assertProblem } from '../helper.ts';
 import { launchChromium } from '../render/chromium.ts';
 import { dumpSchema } from '../scaled.ts';
@@ -108,13 +108,7 @@ test('the database holds only digests of sign-in links and session tokens', asyn
   const context = await browser.newContext({ baseURL: h.url });
   t.after(() => context.close());
   const page = await context.newPage();
-  await page.goto('/account/sign-in');
-  await page.getByLabel('E-mail address').fill('digest@example.com');
-  await page.getByRole('button', { name: 'Send sign-in link' }).click();
-  const link = signInLink(await waitForMail(h.smtp, 'digest@example.com'));
-  await page.goto(link);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${h.url}/account`);
+  const link = await signInWithLink(page, h, 'digest@example.com');
   const session = (await context.cookies()).find((c) => c.name === 'postshot_session')!.value;
   const secrets = [new URL(link).searchParams.get('token')!, session];
   for (const s of secrets) assert.match(s, /^ps[ls]_[0-9A-Za-z]{40}$/);
@@ -139,13 +133,7 @@ test('the quickstart offers a hosted image URL only to plans that can host image
   const context = await browser.newContext({ baseURL: h.url });
   t.after(() => context.close());
   const page = await context.newPage();
-  await page.goto('/account/sign-in');
-  await page.getByLabel('E-mail address').fill('quick@example.com');
-  await page.getByRole('button', { name: 'Send sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  await page.goto(signInLink(await waitForMail(h.smtp, 'quick@example.com')));
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(`${h.url}/account`);
+  await signInWithLink(page, h, 'quick@example.com');
 
   const headings = async () => {
     await page.goto('/account/quickstart');

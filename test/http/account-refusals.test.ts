@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { authenticate } from '../../src/auth/authenticate.ts';
-import { buildListening, type PagesHarness, signInLink, waitForMail } from '../account-pages.ts';
+import { buildListening, type PagesHarness, requestSignInLink, waitForMail } from '../account-pages.ts';
 import { manualClock } from '../helper.ts';
 import { launchChromium } from '../render/chromium.ts';
 
@@ -16,15 +16,6 @@ async function newContext(t: { after(fn: () => Promise<void>): void }, h: PagesH
   const context = await browser.newContext({ baseURL: h.url });
   t.after(() => context.close());
   return context;
-}
-
-/** Requests a link on the sign-in page of `page` and returns it from the n-th mail to the address. */
-async function requestLink(page: Page, h: PagesHarness, email: string, n: number): Promise<string> {
-  await page.goto('/account/sign-in');
-  await page.getByLabel('E-mail address').fill(email);
-  await page.getByRole('button', { name: 'Send sign-in link' }).click();
-  await page.getByRole('heading', { name: 'Check your e-mail' }).waitFor();
-  return signInLink(await waitForMail(h.smtp, email, n));
 }
 
 /** Opens a link and presses its button; true when it led to the overview. */
@@ -45,7 +36,7 @@ test('a link works once; a used or expired link is refused and signs nobody in',
   const clock = manualClock(Date.now());
   const h = await buildListening(t, { clock });
   const page = await (await newContext(t, h)).newPage();
-  const link = await requestLink(page, h, 'once@example.com', 1);
+  const link = await requestSignInLink(page, h, 'once@example.com', 1);
   assert.equal(await useLink(page, link), true);
   await page.getByRole('button', { name: 'Sign out' }).click();
   await page.waitForURL(/\/account\/sign-in$/);
@@ -54,7 +45,7 @@ test('a link works once; a used or expired link is refused and signs nobody in',
   await page.goto('/account');
   assert.equal(new URL(page.url()).pathname, '/account/sign-in');
 
-  const late = await requestLink(page, h, 'once@example.com', 2);
+  const late = await requestSignInLink(page, h, 'once@example.com', 2);
   clock.advance(15 * 60_000 + 1);
   assert.equal(await useLink(page, late), false, 'an expired link');
   assert.equal((await h.c.accounts.listAccounts()).length, 1);
@@ -71,9 +62,9 @@ test('sign out everywhere ends every session and voids links not used yet', asyn
   const a = await (await newContext(t, h)).newPage();
   const b = await (await newContext(t, h)).newPage();
   const c = await (await newContext(t, h)).newPage();
-  assert.equal(await useLink(a, await requestLink(a, h, 'many@example.com', 1)), true);
-  assert.equal(await useLink(b, await requestLink(b, h, 'many@example.com', 2)), true);
-  const pending = await requestLink(c, h, 'many@example.com', 3);
+  assert.equal(await useLink(a, await requestSignInLink(a, h, 'many@example.com', 1)), true);
+  assert.equal(await useLink(b, await requestSignInLink(b, h, 'many@example.com', 2)), true);
+  const pending = await requestSignInLink(c, h, 'many@example.com', 3);
 
   await a.getByRole('link', { name: 'Profile' }).click();
   await a.getByRole('button', { name: 'Sign out everywhere' }).click();
@@ -87,7 +78,7 @@ test('a forged or missing CSRF token is refused and changes nothing', async (t) 
   const h = await buildListening(t);
   const context = await newContext(t, h);
   const page = await context.newPage();
-  assert.equal(await useLink(page, await requestLink(page, h, 'csrf@example.com', 1)), true);
+  assert.equal(await useLink(page, await requestSignInLink(page, h, 'csrf@example.com', 1)), true);
   const account = (await h.c.accounts.findAccountByEmail('csrf@example.com'))!;
   await page.goto('/account/keys');
   const token = await csrfOf(page);
@@ -128,7 +119,7 @@ test("another account's key id in a revoke form is refused and the key stays act
   const [victimKey] = await h.c.accounts.listKeys(victim.accountId);
   const context = await newContext(t, h);
   const page = await context.newPage();
-  assert.equal(await useLink(page, await requestLink(page, h, 'mallory@example.com', 1)), true);
+  assert.equal(await useLink(page, await requestSignInLink(page, h, 'mallory@example.com', 1)), true);
   await page.goto('/account/keys');
   const token = await csrfOf(page);
 
@@ -209,7 +200,7 @@ test('the session cookie is Secure when the request came over HTTPS', async (t) 
   // HTTPS as a trusted proxy reports it; the browser itself talks plain HTTP to the test server.
   const h = await buildListening(t, { env: { POSTSHOT_TRUST_PROXY: 'true' } });
   const page = await (await newContext(t, h)).newPage();
-  const link = await requestLink(page, h, 'tls@example.com', 1);
+  const link = await requestSignInLink(page, h, 'tls@example.com', 1);
   await page.goto(link);
   const csrfCookie = (await page.context().cookies()).find((c) => c.name === 'postshot_csrf')!;
   const res = await h.app.inject({
