@@ -29,6 +29,27 @@ async function usageJson(store: AccountStore, account: Account) {
   return { ...u, periodStart: iso(u.periodStart), periodEnd: iso(u.periodEnd) };
 }
 
+type KeyRow = { id: string; prefix: string; createdAt: string | null; revokedAt: string | null };
+
+async function keyRows(store: AccountStore, accountId: string): Promise<KeyRow[]> {
+  return (await store.listKeys(accountId)).map((k) => ({
+    id: k.id,
+    prefix: k.prefix,
+    createdAt: iso(k.createdAt),
+    revokedAt: iso(k.revokedAt),
+  }));
+}
+
+const describeKey = (k: KeyRow) => `${k.id}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`;
+
+/** An account's usage as two lines for a reader: the credits, then the period. */
+function describeUsage(accountId: string, u: Awaited<ReturnType<typeof usageJson>>): string[] {
+  return [
+    `${accountId} (${u.plan}): ${u.used} used, ${u.remaining} of ${u.limit} remaining`,
+    `period ${u.periodStart} → ${u.periodEnd ?? 'never resets'}`,
+  ];
+}
+
 export async function runAccountsCommand(config: Readonly<Config>, args: string[], flags: Flags, io: CliIo) {
   const [sub, id, plan] = args;
   return openStoreForCli(config, async (store) => {
@@ -55,19 +76,15 @@ export async function runAccountsCommand(config: Readonly<Config>, args: string[
       case 'show': {
         const account = await store.getAccount(need(id, 'ACCOUNT_ID'));
         if (!account) throw new CliError(`no account ${id}`);
-        const keys = await store.listKeys(account.id);
+        const keys = await keyRows(store, account.id);
         const usage = await usageJson(store, account);
-        const view = {
-          ...accountJson(account),
-          usage,
-          keys: keys.map((k) => ({
-            id: k.id,
-            prefix: k.prefix,
-            createdAt: iso(k.createdAt),
-            revokedAt: iso(k.revokedAt),
-          })),
-        };
-        io.out(flags.json ? JSON.stringify(view) : JSON.stringify(view, null, 2));
+        if (flags.json) io.out(JSON.stringify({ ...accountJson(account), usage, keys }));
+        else {
+          io.out(`account ${account.id} (${account.email}, ${account.plan}), created ${iso(account.createdAt)}`);
+          for (const line of describeUsage(account.id, usage)) io.out(line);
+          io.out(keys.length ? 'keys:' : 'no keys');
+          for (const k of keys) io.out(describeKey(k));
+        }
         return 0;
       }
       case 'set-plan': {
@@ -97,16 +114,9 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
       case 'list': {
         const accountId = need(id, 'ACCOUNT_ID');
         if (!(await store.getAccount(accountId))) throw new CliError(`no account ${accountId}`);
-        const keys = await store.listKeys(accountId);
-        const rows = keys.map((k) => ({
-          id: k.id,
-          prefix: k.prefix,
-          createdAt: iso(k.createdAt),
-          revokedAt: iso(k.revokedAt),
-        }));
+        const rows = await keyRows(store, accountId);
         if (flags.json) io.out(JSON.stringify(rows));
-        else
-          for (const k of rows) io.out(`${k.id}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`);
+        else for (const k of rows) io.out(describeKey(k));
         return 0;
       }
       case 'revoke': {
@@ -127,10 +137,7 @@ export async function runUsageCommand(config: Readonly<Config>, args: string[], 
     if (!account) throw new CliError(`no account ${args[0]}`);
     const u = await usageJson(store, account);
     if (flags.json) io.out(JSON.stringify(u));
-    else {
-      io.out(`${account.id} (${u.plan}): ${u.used} used, ${u.remaining} of ${u.limit} remaining`);
-      io.out(`period ${u.periodStart} → ${u.periodEnd ?? 'never resets'}`);
-    }
+    else for (const line of describeUsage(account.id, u)) io.out(line);
     return 0;
   });
 }

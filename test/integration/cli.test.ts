@@ -61,6 +61,16 @@ test('accounts, keys and usage from the command line', async (t) => {
   const shown = JSON.parse((await cli(env, 'accounts', 'show', accountId, '--json')).out);
   assert.equal(shown.email, 'cli@example.com');
   assert.equal(shown.keys.length, 2);
+  // Without --json, lines a reader takes in: the account, its credits, a line per key.
+  const lines = (await cli(env, 'accounts', 'show', accountId)).out.trim().split('\n');
+  assert.match(lines[0], new RegExp(`^account ${accountId} \\(cli@example\\.com, business\\), created \\d{4}-`));
+  assert.match(lines[1], /: 0 used, 6000 of 6000 remaining$/);
+  assert.equal(lines[3], 'keys:');
+  assert.deepEqual(
+    lines.slice(4).map((l) => l.split('\t')[0]),
+    after.map((k: { id: string }) => k.id),
+  );
+  assert.match(lines.find((l) => l.startsWith(second.keyId)) ?? '', /\trevoked \d{4}-/);
 });
 
 test('bad commands and values fail with one clear line', async (t) => {
