@@ -55,7 +55,7 @@ function squareViewBox(svg: Buffer): Buffer {
 export function emojiImage(grapheme: string): ImageBytes | null {
   let image = cache.get(grapheme);
   if (image !== undefined) return image;
-  const name = filesByBareName().get(hexOf(grapheme.replace(/\ufe0f/g, '')));
+  const name = filesByBareName().get(hexOf(grapheme.replace(/[\ufe0e\ufe0f]/g, '')));
   image = name
     ? {
         key: `emoji:${name}`,
@@ -89,11 +89,13 @@ function isGlyphless(grapheme: string): boolean {
 /**
  * Whether a grapheme is drawn as an emoji picture. Pictographs from U+1F000 on are emoji as on
  * X (🗺 without U+FE0F too); older symbols (© ™ ↔ ☺ ♥) stay text unless U+FE0F, a modifier or
- * a joiner asks for the emoji, or no text font draws them (ℹ); U+FE0E always asks for text.
+ * a joiner asks for the emoji, or no text font draws them (ℹ). U+FE0E asks for text where a
+ * text font draws the character (☺︎); where none does (🎉︎) the text would be a box: the picture.
  */
 export function isEmoji(grapheme: string): boolean {
-  if (!CANDIDATE.test(grapheme) || grapheme.includes('\ufe0e')) return false;
+  if (!CANDIDATE.test(grapheme)) return false;
   const first = grapheme.codePointAt(0)!;
+  if (grapheme.includes('\ufe0e') && hasGlyph(first)) return false;
   if (!(first >= 0x1f000 || PRESENTATION.test(grapheme) || isGlyphless(grapheme))) return false;
   return emojiImage(grapheme) !== null;
 }

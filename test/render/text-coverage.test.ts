@@ -363,6 +363,16 @@ test('two regional indicators that name no flag are drawn as their two letters, 
   assert.deepEqual(fonts.missing, []);
 });
 
+// U+FE0E asks for a text glyph; after a pictograph no text font draws, that glyph was a box.
+test('U+FE0E after an emoji no text font draws leaves its picture; after ☺ and ⌚ it asks for text', () => {
+  const text = 'Party 🎉\ufe0e cake 🎂\ufe0e smile ☺\ufe0e watch ⌚\ufe0e';
+  const { tree } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
+  assert.deepEqual(emojiKeys(tree), ['emoji:1f389', 'emoji:1f382']);
+  let drawn = '';
+  walk(tree, (s) => s !== null && (drawn += s));
+  assert.ok(drawn.includes('☺\ufe0e') && drawn.includes('⌚\ufe0e'), JSON.stringify(drawn));
+});
+
 test('an emoji followed by a ZWNJ or a mark is still its picture; the rest stays text', () => {
   const text = 'ب\u200c😀\u200cب a\u200c👍🏽\u200cb ⭐\u0301 1️⃣';
   const { tree } = buildCardTree(corpusPost('emoji', { text, name: 'Plain' }), 'light', new Map());
