@@ -230,7 +230,7 @@ async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[])
   // Inline images are the measured paragraph's children, placed on the page: their middles are
   // made relative to the paragraph, as its runs are.
   const imageMiddles = paragraph.children.map((c) => c.transform[5] - paragraph.transform[5] + c.height / 2);
-  if (breakRtlRunLines(pieces, lines, imageMiddles) && collapsing)
+  if (breakRtlRunLines(pieces, lines, imageMiddles, fit.node.dir) && collapsing)
     fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
 }
 

@@ -5,7 +5,7 @@
 import type { Node } from '@takumi-rs/core';
 import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
-import { hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
+import { hasImageInLtrRun, hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
 import { hasSoftHyphen } from './soft-hyphens.ts';
 import type { Child, ImageBytes } from './tree.ts';
 import { insertWordBreaks, kanaBreaks, spaceBeforeKana } from './word-breaks.ts';
@@ -128,12 +128,13 @@ export function toNode(
     fits.push({ node, width: fitWidth, inherited: inside });
     return node;
   }
-  // Laid out first: a left-to-right paragraph with a space inside a right-to-left run
-  // (rtl-run-breaks.ts), else one holding a soft hyphen (soft-hyphens.ts).
+  // Laid out first: a left-to-right paragraph with a space inside a right-to-left run, or a
+  // right-to-left one with an image inside a left-to-right run (rtl-run-breaks.ts), else one
+  // holding a soft hyphen (soft-hyphens.ts).
   const text = wrappingText(node, style);
   const width = style?.width as number;
-  if (text !== null && dir === 'ltr' && hasSpaceInRtlRun(text))
-    fits.push({ node, width, inherited: inside, wraps: true });
+  const runBreaks = dir === 'ltr' ? hasSpaceInRtlRun : dir === 'rtl' ? hasImageInLtrRun : () => false;
+  if (text !== null && runBreaks(text)) fits.push({ node, width, inherited: inside, wraps: true });
   else if (text !== null && hasSoftHyphen(text)) fits.push({ node, width, inherited: inside, hyphens: true });
   return node;
 }

@@ -5,7 +5,9 @@
 // A line ending in an image (an emoji) inside the run is drawn the same way. Such paragraphs are
 // laid out once to learn where their lines end; each line that ends in spaces or an image of a
 // right-to-left run then ends with a forced break instead, which draws the lines the browser
-// draws. Only the engine's text is changed: the HTML keeps the post's text.
+// draws. Only the engine's text is changed: the HTML keeps the post's text. In a right-to-left
+// paragraph a line ending inside a left-to-right run that holds an image ("Good morning 👋") has
+// the space before the image drawn after the run: such lines get the same forced break.
 import bidiFactory from 'bidi-js';
 import { MAYBE_RTL } from './text.ts';
 
@@ -73,6 +75,17 @@ export function hasSpaceInRtlRun(text: string): boolean {
   if (!MAYBE_RTL.test(text) || !BREAKING_SPACES.test(text) || EXPLICIT.test(text)) return false;
   const levels = levelsOf(text);
   for (const space of text.matchAll(ALL_BREAKING_SPACES)) if (levels[space.index] % 2 === 1) return true;
+  return false;
+}
+
+/**
+ * Whether this right-to-left paragraph (images as U+FFFC) holds an image inside a left-to-right
+ * run: a line ending at that image is to end with a forced break (breakRtlRunLines).
+ */
+export function hasImageInLtrRun(text: string): boolean {
+  if (!text.includes(OBJECT) || EXPLICIT.test(text)) return false;
+  const levels = levelsOf(text, 'rtl');
+  for (const image of text.matchAll(/\ufffc/g)) if (levels[image.index] % 2 === 0) return true;
   return false;
 }
 
@@ -160,8 +173,14 @@ interface Cut {
  * whether any did. A space there resolved right to left, so what is on both sides of the break
  * acts right to left on the neutrals beside it (a letter, or digits): an RLM on each side stands
  * for that. After Arabic letters it is an ALM, so that digits after the break stay Arabic numbers.
+ * In a right-to-left paragraph (`dir`), the same for lines ending in a left-to-right run, with LRMs.
  */
-export function breakRtlRunLines(pieces: Piece[], lines: Line[], imageMiddles: number[]): boolean {
+export function breakRtlRunLines(
+  pieces: Piece[],
+  lines: Line[],
+  imageMiddles: number[],
+  dir: 'ltr' | 'rtl' = 'ltr',
+): boolean {
   const { text, units, starts } = joinPieces(pieces);
   // Runs that do not add up to the text are not understood (collapsed spaces): left as it is.
   if (lines.reduce((sum, line) => sum + line.length, 0) !== units) return false;
@@ -171,9 +190,13 @@ export function breakRtlRunLines(pieces: Piece[], lines: Line[], imageMiddles: n
   const lineOfImage = new Map<number, number>();
   if (imageMiddles.length === images.length)
     for (const [n, i] of images.entries()) lineOfImage.set(i, nearestLine(lines, imageMiddles[n]));
-  const levels = levelsOf(text);
+  const rtl = dir === 'rtl';
+  const levels = levelsOf(text, dir);
+  // Whether a unit is in a run of the other direction than the paragraph's.
+  const against = (at: number) => levels[at] % 2 !== (rtl ? 1 : 0);
   const cuts: Cut[] = [];
   const cutAt = (start: number, end: number) => {
+    if (rtl) return cuts.push({ start, end, insert: '\u200e\n\u200e' });
     const after = strongBefore(text, start) === 'AL' ? '\u061c' : '\u200f';
     cuts.push({ start, end, insert: `\u200f\n${after}` });
   };
@@ -198,12 +221,12 @@ export function breakRtlRunLines(pieces: Piece[], lines: Line[], imageMiddles: n
       // Ending in an image inside a right-to-left run, the line is drawn as if it ended in a space
       // there: it ends before the text after the images, when that text is their next piece.
       const at = starts[lastImage].at + 1;
-      if (levels[at - 1] % 2 === 1 && lastImage + 1 === i && i < pieces.length && !pieces[i].image) cutAt(at, at);
+      if (against(at - 1) && lastImage + 1 === i && i < pieces.length && !pieces[i].image) cutAt(at, at);
       continue;
     }
     let start = end;
     while (start > 0 && BREAKING_SPACES.test(text[start - 1])) start--;
-    if (start < end && levels[end - 1] % 2 === 1) cutAt(start, end);
+    if (start < end && against(end - 1)) cutAt(start, end);
   }
   rewrite(pieces, cuts);
   return cuts.length > 0;

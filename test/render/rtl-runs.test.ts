@@ -37,6 +37,18 @@ for (const [label, text] of Object.entries(TEXTS)) {
   }
 }
 
+// The mirror case: a right-to-left paragraph whose left-to-right run holds an emoji. Where a
+// line ends inside such a run, the engine drew the space before the emoji after the run.
+for (const [label, text] of [
+  ['emoji-ends-line', 'صباح الخير ☀️ يا جماعة 🌹 اليوم جميل 😍 Good morning 👋 everyone!'],
+  ['emoji-inside-line', 'جميل Good 👋 morning 123 everyone! شكرا لكم 🙏 thank you all so much'],
+]) {
+  test(`a left-to-right run with an emoji wraps in a right-to-left paragraph as in Chromium: ${label}`, async (t) => {
+    const post = corpusPost('arabic', { text, poll: undefined });
+    await assertHtmlMatchesPng(t, `ltr-run-in-rtl-${label}`, post, new Map(), 'light', { width: 300 });
+  });
+}
+
 for (const [label, description] of [
   ['words', 'Official — هذا وصف طويل جدا للصفحة الرئيسية للموقع الرسمي باللغة العربية مع تفاصيل أخرى كثيرة'],
   ['one-word', 'Official site of the مكتبة library, with opening hours, events, collections and much more to read'],

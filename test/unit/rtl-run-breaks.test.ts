@@ -1,6 +1,19 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { breakRtlRunLines, hasSpaceInRtlRun, linesOf, type Piece } from '../../src/render/rtl-run-breaks.ts';
+import {
+  breakRtlRunLines,
+  hasImageInLtrRun,
+  hasSpaceInRtlRun,
+  linesOf,
+  type Piece,
+} from '../../src/render/rtl-run-breaks.ts';
+
+test('an image inside a left-to-right run of a right-to-left paragraph is found', () => {
+  assert.equal(hasImageInLtrRun('جميل Good morning \ufffc everyone'), true);
+  assert.equal(hasImageInLtrRun('جميل \ufffc Good morning'), false, "between the directions: the paragraph's");
+  assert.equal(hasImageInLtrRun('جميل Good morning everyone'), false);
+  assert.equal(hasImageInLtrRun('جميل \u2066Good \ufffc morning\u2069'), false, 'an isolate a forced break would end');
+});
 
 test('a space inside a right-to-left run of a left-to-right paragraph is found', () => {
   assert.equal(hasSpaceInRtlRun('Google هذا وصف'), true);
