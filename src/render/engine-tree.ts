@@ -8,7 +8,7 @@ import { imageMarks } from './image-levels.ts';
 import { hasImageInLtrRun, hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
 import { hasSoftHyphen } from './soft-hyphens.ts';
 import type { Child, ImageBytes } from './tree.ts';
-import { insertWordBreaks, kanaBreaks, spaceBeforeKana } from './word-breaks.ts';
+import { insertWordBreaks, kanaBreaks, meetAtSaEdge, spaceBeforeKana } from './word-breaks.ts';
 
 export type Container = Extract<Node, { type: 'container' }>;
 
@@ -87,6 +87,14 @@ function breakBeforeKana(slots: Slot[]): void {
   }
 }
 
+/** Keeps a word of a script without spaces to the word of another in the next text node (word-breaks.ts). */
+function joinSaEdges(slots: Slot[]): void {
+  for (let i = 1; i < slots.length; i++) {
+    const [before, after] = [slots[i - 1].piece, slots[i].piece];
+    if (!before.image && !after.image && meetAtSaEdge(before.text, after.text)) before.text += '\u034f';
+  }
+}
+
 // A ZWJ or ZWNJ after a letter of a script that never joins (Latin, Cyrillic, Hebrew, Thai, CJK...)
 // changes nothing drawn, but it joins the letter's grapheme, and the engine draws a grapheme from
 // one face: once a face with joiners was loaded (Devanagari's, say), it drew the pair from that
@@ -118,10 +126,13 @@ export function toNode(
     children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
   if (dir) {
-    // One walk for both: a text node wrapped in a span for kana breaks leaves every image in its
-    // place, and marks go only before images.
+    // One walk for all three: a text node wrapped in a span for kana breaks leaves every image in
+    // its place, a joiner only lengthens a text node, and marks go only before images.
     const slots = slotsOf(node);
-    if (fitWidth === undefined && WRAPPING.has(style?.whiteSpace as string | undefined)) breakBeforeKana(slots);
+    if (fitWidth === undefined && WRAPPING.has(style?.whiteSpace as string | undefined)) {
+      breakBeforeKana(slots);
+      joinSaEdges(slots);
+    }
     markImages(slots, dir);
   }
   if (fitWidth !== undefined) {

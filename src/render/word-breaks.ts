@@ -76,6 +76,19 @@ const AROUND_QUOTE = new RegExp(
   'gu',
 );
 
+const SA_LAST = new RegExp(`${SA}$`, 'v');
+const SA_FIRST = new RegExp(`^${SA}`, 'v');
+const OTHER_LAST = new RegExp(`${OTHER_WORD}$`, 'v');
+const OTHER_FIRST = new RegExp(`^${OTHER_WORD}`, 'v');
+
+/**
+ * Whether two text nodes side by side meet at an SA_EDGE ("ที่" before a link's "th.example.com"):
+ * insertWordBreaks sees one node at a time, so the joiner between them is given here.
+ */
+export function meetAtSaEdge(before: string, after: string): boolean {
+  return (SA_LAST.test(before) && OTHER_FIRST.test(after)) || (OTHER_LAST.test(before) && SA_FIRST.test(after));
+}
+
 export function insertWordBreaks(raw: string): string {
   const text = HAS_QUOTE.test(raw) ? raw.replace(AROUND_QUOTE, '\u200b') : raw;
   if (!HAS_SA.test(text)) return text;

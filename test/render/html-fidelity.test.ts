@@ -200,6 +200,15 @@ for (const [label, text] of [
   });
 }
 
+// A link right after a Thai word: the word and the link are two text nodes, and the line ended
+// between them where Chromium keeps them together.
+test('HTML in Chromium matches the PNG: a link right after a Thai word', async (t) => {
+  const text = 'ร้านอาหาร🍜อร่อยมาก😋ที่กรุงเทพฯ ดูเพิ่มเติมที่https://th.example.com/ร้านอาหารและ@thai_food #อาหารไทย';
+  await assertHtmlMatchesPng(t, 'thai-link', corpusPost('southeast-asian', { text }), new Map(), 'light', {
+    width: 300,
+  });
+});
+
 test('hostile post text shows literally, runs nothing and requests nothing', async () => {
   const post = loadPost(SAMPLES_DIR, '1900000000000000017');
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
