@@ -428,3 +428,33 @@ test('extreme values render through every endpoint and format, never a 500', asy
     }
   }
 });
+
+// Entities found in the text were each checked against every entity before them: a body of a few
+// hundred thousand mentions (and media links, on syndication) held the event loop for a minute.
+test('a body of hundreds of thousands of mentions is read in linear time', async (t) => {
+  const h = await build(t);
+  const { apiKey } = await h.account('business');
+  const mentions = '@a '.repeat(200_000);
+  const fxId = '1900000000000096001';
+  const synId = '1900000000000096002';
+  const fx = fullFxBody(fxId);
+  fx.tweet.raw_text = { text: mentions, display_text_range: [0, mentions.length], facets: [] };
+  h.upstream.setBody('fxtwitter', fxId, fx);
+  h.upstream.setFault(fxId, { status: 503 }, 'syndication');
+  const { entities: _, ...syn } = fullSynBody(synId);
+  // Media links over every other mention: each found mention was checked against all of them.
+  const mediaDetails = Array.from({ length: 20_000 }, (_, i) => ({ indices: [i * 6, i * 6 + 2] }));
+  h.upstream.setBody('syndication', synId, { ...syn, text: mentions, mediaDetails });
+  h.upstream.setFault(synId, { status: 503 }, 'fxtwitter');
+  for (const id of [fxId, synId]) {
+    const started = Date.now();
+    const res = await h.app.inject({
+      url: `/api/v1/content/${id}?includeQuoted=false`,
+      headers: { 'x-api-key': apiKey },
+    });
+    const took = Date.now() - started;
+    assert.equal(res.statusCode, 200, `${id}: ${res.body.slice(0, 200)}`);
+    assert.match(res.body, /\[@a\]\(https:\/\/x\.com\/a\)/);
+    assert.ok(took < 8_000, `${id} took ${took} ms`);
+  }
+});

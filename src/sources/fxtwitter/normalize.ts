@@ -2,7 +2,7 @@ import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '
 import { capPost, dropNestedQuotes } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import { dropUndefined } from '../syndication/normalize.ts';
-import { buildVisibleText, detectEntities, displayUrl, holdText, type RawEntity } from '../text.ts';
+import { buildVisibleText, detectEntities, displayUrl, holdText, type RawEntity, selectUncovered } from '../text.ts';
 import { checkFxResponse, type FxAuthor, type FxMedia, type FxTweet } from './types.ts';
 
 export type FxParse =
@@ -77,10 +77,8 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
       }
     }
     // Mentions and cashtags are not always sent as facets: find the ones between known entities.
-    const covered = (s: number, e: number) => entities.some((x) => s < x.end && e > x.start);
-    for (const d of detectEntities(raw.text)) {
-      if (d.type !== 'url' && !covered(d.start, d.end)) entities.push(d);
-    }
+    const found = detectEntities(raw.text).filter((d) => d.type !== 'url');
+    for (const d of selectUncovered(found, entities)) entities.push(d);
     return buildVisibleText(raw.text, raw.display_text_range, entities, false);
   }
   // Entities are found in the text as shown: a control inside a tag would end it.

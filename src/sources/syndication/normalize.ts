@@ -1,7 +1,14 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
 import { capPost, dropNestedQuotes } from '../limits.ts';
 import { postUrl } from '../post.ts';
-import { buildVisibleText, decodeHtmlEntities, detectEntities, displayUrl, type RawEntity } from '../text.ts';
+import {
+  buildVisibleText,
+  decodeHtmlEntities,
+  detectEntities,
+  displayUrl,
+  type RawEntity,
+  selectUncovered,
+} from '../text.ts';
 import { checkSynTweet, type SynCard, type SynMediaDetails, type SynTweet, type SynUser } from './types.ts';
 
 export type SyndicationParse =
@@ -60,9 +67,7 @@ function rawEntitiesOf(t: SynTweet): RawEntity[] {
   if (!t.entities) {
     // A body without entities (one written by hand) has its links found in the text, as an
     // FxTwitter body's are; a media link stays a media link.
-    const media = [...out];
-    for (const d of detectEntities(t.text ?? '')) {
-      if (media.some((m) => d.start < m.end && d.end > m.start)) continue;
+    for (const d of selectUncovered(detectEntities(t.text ?? ''), out)) {
       // The text is HTML-encoded: a link's address and what it shows are read decoded.
       const url = d.type === 'url' ? decodeHtmlEntities(d.url) : '';
       out.push(d.type === 'url' ? { ...d, url, display: displayUrl(url) } : d);
