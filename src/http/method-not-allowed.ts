@@ -57,6 +57,9 @@ export function trackRouteMethods(app: FastifyInstance): { close(): void } {
           exposeHeadRoute: false,
           schema: { hide: true },
           config: { methodNotAllowed: true },
+          // Refused before the body is read: a PUT or DELETE with a body is a 405, not the 400,
+          // 413 or 415 the body parsers would answer for a body this path never reads.
+          onRequest: async (request, reply) => refuseMethod(request, reply, allow),
           handler: (request, reply) => refuseMethod(request, reply, allow),
         });
       }

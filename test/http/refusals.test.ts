@@ -97,8 +97,14 @@ test('framework-level refusals are problem+json with X-Request-Id and security h
 });
 
 /** A fetch over real HTTP: status, Allow, content type and problem code. */
-async function methodAnswer(base: string, method: string, path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(`${base}${path}`, { method, headers });
+async function methodAnswer(
+  base: string,
+  method: string,
+  path: string,
+  headers: Record<string, string> = {},
+  body?: string,
+) {
+  const res = await fetch(`${base}${path}`, { method, headers, body });
   const type = res.headers.get('content-type') ?? '';
   const code = type.startsWith('application/problem+json') ? (await res.json()).code : await res.text();
   return { status: res.status, allow: res.headers.get('allow'), type, code, headers: res.headers };
@@ -136,6 +142,18 @@ test('every known path answers 405 with Allow to a method it does not serve, pla
       assert.deepEqual([r.status, r.code, r.allow], [405, 'method_not_allowed', allow], `${method} ${path}`);
       assert.match(r.type, /^application\/problem\+json/, `${method} ${path}`);
       assert.ok(r.headers.get('x-request-id'), `${method} ${path}: X-Request-Id`);
+    }
+    // A body the path would never read is not parsed first: still 405, not 400, 413 or 415.
+    const method = ['PUT', 'DELETE', 'PATCH'].find((m) => !served.includes(m))!;
+    for (const [type, body] of [
+      ['application/json', ''],
+      ['application/json', '{'],
+      ['application/json', `"${'x'.repeat(70_000)}"`],
+      ['text/plain', 'x'],
+      ['application/x-www-form-urlencoded', 'a=b'],
+    ]) {
+      const r = await methodAnswer(base, method, path, { 'content-type': type }, body);
+      assert.deepEqual([r.status, r.code, r.allow], [405, 'method_not_allowed', allow], `${method} ${path} ${type}`);
     }
   }
   // Unknown paths stay 404, in the API's and in the account pages' own format.
