@@ -9,6 +9,7 @@ import {
   answerFrameworkError,
   MAX_URL_LENGTH,
   answerConnect,
+  answerExpectation,
   mapFrameworkError,
   URL_TOO_LONG,
 } from './http/framework-errors.ts';
@@ -70,6 +71,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   }
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
   app.server.on('connect', answerConnect);
+  app.server.on('checkExpectation', answerExpectation);
 
   registerSecurityHooks(app, c);
   // Fastify's own 503 while closing is not problem+json: this hook answers it instead.

@@ -1,6 +1,7 @@
 // Answers for requests the routes never see: malformed HTTP, bad percent-encoding, body
 // parser refusals. Each is problem+json with X-Request-Id and the security headers.
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { applyBaseHeaders, SECURITY_HEADERS } from './hooks/security.ts';
@@ -51,14 +52,13 @@ export function answerClientError(err: { code?: string; rawPacket?: unknown }, s
   endWithProblem(socket, status, code, detail);
 }
 
-/** A problem written straight to a socket that no request object owns, and the socket closed. */
-function endWithProblem(
-  socket: Socket,
+/** The headers and body of a problem answered outside Fastify, the connection to be closed. */
+function buildProblem(
   status: number,
   code: ProblemCode,
   detail: string,
-  extra: Record<string, string> = {},
-): void {
+  extra: Record<string, string>,
+): { headers: Record<string, string>; body: string } {
   const requestId = randomUUID();
   const body = JSON.stringify(problemBody(code, detail, requestId, status));
   const headers = {
@@ -70,6 +70,18 @@ function endWithProblem(
     ...extra,
     Connection: 'close',
   };
+  return { headers, body };
+}
+
+/** A problem written straight to a socket that no request object owns, and the socket closed. */
+function endWithProblem(
+  socket: Socket,
+  status: number,
+  code: ProblemCode,
+  detail: string,
+  extra: Record<string, string> = {},
+): void {
+  const { headers, body } = buildProblem(status, code, detail, extra);
   const head = Object.entries(headers)
     .map(([k, v]) => `${k}: ${v}\r\n`)
     .join('');
@@ -83,6 +95,23 @@ export function answerConnect(_request: unknown, socket: Socket): void {
     // What the service's paths answer between them; each path's own 405 names its methods.
     Allow: 'DELETE, GET, HEAD, OPTIONS, POST',
   });
+}
+
+/**
+ * An Expect other than 100-continue never reaches Fastify: Node answers 417 itself, bare (no body,
+ * no X-Request-Id), unless the server's 'checkExpectation' listener answers it, as this does.
+ */
+export function answerExpectation(request: IncomingMessage, response: ServerResponse): void {
+  const expect = String(request.headers.expect ?? '').slice(0, 64);
+  const { headers, body } = buildProblem(
+    417,
+    'expectation_failed',
+    `Expect: ${expect} is not supported; only 100-continue is.`,
+    {},
+  );
+  // HTTP/2 forbids connection headers.
+  if (request.httpVersionMajor >= 2) delete headers.Connection;
+  response.writeHead(417, PROBLEMS.expectation_failed.title, headers).end(body);
 }
 
 /** Body-parser and other framework errors raised inside a request, as catalog problems. */

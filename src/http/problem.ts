@@ -22,6 +22,7 @@ export const PROBLEMS = {
   uri_too_long: { status: 414, title: 'URI too long' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   range_not_satisfiable: { status: 416, title: 'Range not satisfiable' },
+  expectation_failed: { status: 417, title: 'Expectation failed' },
   rate_limited: { status: 429, title: 'Too many requests' },
   headers_too_large: { status: 431, title: 'Request header fields too large' },
   internal_error: { status: 500, title: 'Internal error' },
