@@ -6,7 +6,11 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import {
   CallToolRequestSchema,
   type CallToolResult,
+  ErrorCode,
+  InitializeRequestSchema,
+  type JSONRPCErrorResponse,
   ListToolsRequestSchema,
+  PingRequestSchema,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import Type, { type TSchema } from 'typebox';
@@ -83,6 +87,42 @@ export function toToolResult(res: RestResponse): CallToolResult {
     return { content: [{ type: 'image', data: res.body.toString('base64'), mimeType: type }], _meta: meta };
   }
   return { content: [{ type: 'text', text: res.body.toString('utf8') }], _meta: meta };
+}
+
+// The SDK checks a request's params inside its handler wrapper and answers a mismatch with -32603
+// Internal error and the validator's dump: the caller's mistake reported as the server's fault. The
+// requests this server handles are checked first, against the SDK's own schemas, as -32602.
+interface ParamsCheck {
+  safeParse(message: unknown): { success: true } | { success: false; error: { issues: ParamsIssue[] } };
+}
+interface ParamsIssue {
+  path: PropertyKey[];
+  message: string;
+}
+const REQUEST_SCHEMAS = new Map<string, ParamsCheck>([
+  ['initialize', InitializeRequestSchema],
+  ['ping', PingRequestSchema],
+  ['tools/list', ListToolsRequestSchema],
+  ['tools/call', CallToolRequestSchema],
+]);
+
+/**
+ * The JSON-RPC error answering a request whose params do not fit its method, or null: they fit,
+ * or the message is no request this server handles (the SDK answers those).
+ */
+export function refuseInvalidParams(message: unknown): JSONRPCErrorResponse | null {
+  if (message === null || typeof message !== 'object' || Array.isArray(message)) return null;
+  const { id, method } = message as { id?: unknown; method?: unknown };
+  if ((typeof id !== 'string' && typeof id !== 'number') || typeof method !== 'string') return null;
+  const parsed = REQUEST_SCHEMAS.get(method)?.safeParse(message);
+  if (!parsed || parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `"${issue.path.map(String).join('.')}": ` : '';
+  return {
+    jsonrpc: '2.0',
+    id,
+    error: { code: ErrorCode.InvalidParams, message: `Invalid params: ${where}${issue?.message ?? 'do not fit'}` },
+  };
 }
 
 /** One MCP server over one caller's REST access. Stateless: built per HTTP request. */

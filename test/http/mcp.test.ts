@@ -350,6 +350,23 @@ test('hostile MCP bodies get JSON-RPC or tool errors, never a 5xx, and cost noth
     const refused = body.error !== undefined || body.result?.isError === true || body.code === 'invalid_body';
     assert.ok(refused, `${JSON.stringify(params).slice(0, 80)} was refused: ${JSON.stringify(body).slice(0, 200)}`);
   }
+  // Params that do not fit the method are the caller's mistake: -32602, never -32603 Internal error.
+  for (const [method, params] of [
+    ['tools/call', { name: 'get_usage', arguments: null }],
+    ['tools/call', { name: 'get_usage', arguments: [] }],
+    ['tools/call', { arguments: {} }],
+    ['initialize', { protocolVersion: '2025-06-18', capabilities: null, clientInfo: null }],
+    ['initialize', {}],
+  ] as const) {
+    const res = await call(params, method);
+    const body = await res.json();
+    assert.equal(
+      body.error?.code,
+      -32602,
+      `${method} ${JSON.stringify(params)}: ${JSON.stringify(body).slice(0, 200)}`,
+    );
+    assert.equal(body.id, 7);
+  }
   const unknown = await call({}, 'resources/read');
   assert.ok(unknown.status < 500);
   assert.equal((await unknown.json()).error.code, -32601);

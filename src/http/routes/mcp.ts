@@ -79,7 +79,9 @@ const loadSdk = () => {
 export function registerMcpRoutes(app: FastifyInstance, _c: Container): void {
   app.post('/mcp', documented(mcpSchema), async (request, reply) => {
     assertSchemaValid(request);
-    const [{ createMcpServer }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
+    const [{ createMcpServer, refuseInvalidParams }, { WebStandardStreamableHTTPServerTransport }] = await loadSdk();
+    const refused = refuseInvalidParams(request.body);
+    if (refused) return reply.header('Cache-Control', 'no-store').type('application/json').send(refused);
     const passBack = new Map<string, string>();
     const server = createMcpServer(restCallerFor(app, request, passBack));
     const transport = new WebStandardStreamableHTTPServerTransport({
