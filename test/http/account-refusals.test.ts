@@ -50,10 +50,17 @@ test('a link works once; a used or expired link is refused and signs nobody in',
   assert.equal(await useLink(page, late), false, 'an expired link');
   assert.equal((await h.c.accounts.listAccounts()).length, 1);
 
-  for (const token of ['', 'psl_short', `psk_${'a'.repeat(40)}`, `${new URL(late).searchParams.get('token')}x`]) {
+  const lateToken = new URL(late).searchParams.get('token');
+  for (const token of ['', 'psl_short', `psk_${'a'.repeat(40)}`, `${lateToken}x`, `${lateToken}${'x'.repeat(300)}`]) {
     const res = await h.app.inject({ url: `/account/verify?token=${encodeURIComponent(token)}` });
     assert.equal(res.statusCode, 400, token);
     assert.match(res.body, /Link not valid/);
+  }
+  // A link whose query came through mangled (the token twice, or as an array) is no valid link either.
+  for (const query of [`token=${lateToken}&token=${lateToken}`, `token[]=${lateToken}`]) {
+    const res = await h.app.inject({ url: `/account/verify?${query}` });
+    assert.equal(res.statusCode, 400, query);
+    assert.match(res.body, /Link not valid/, query);
   }
 });
 
@@ -131,6 +138,9 @@ test("another account's key id in a revoke form is refused and the key stays act
   const confirm = await context.request.get(`/account/keys/${victimKey.id}/revoke`);
   assert.equal(confirm.status(), 404);
   assert.equal((await confirm.text()).includes(victimKey.prefix), false);
+  // An id no key could have, however long, is a page that does not exist too.
+  const long = await context.request.get(`/account/keys/${victimKey.id}${'x'.repeat(200)}/revoke`);
+  assert.equal(long.status(), 404);
   const auth = await authenticate(h.c.accounts, victim.apiKey);
   assert.equal(auth.ok, true, "the victim's key still works");
   assert.equal((await h.c.accounts.listKeys(victim.accountId))[0].revokedAt, null);
