@@ -5,7 +5,7 @@
 // is an IP literal must be public, and a name is checked after DNS resolution (guardedLookup:
 // rebinding and names pointing inside are refused); redirects pass the same checks, at most 3;
 // the body is capped in bytes, must declare JPEG, PNG or WebP and decode within a pixel cap;
-// the whole fetch is timed. A refusal is a value naming the reason, never an exception.
+// the whole fetch, redirects included, is timed. A refusal is a value naming the reason, never an exception.
 import sharp from '../render/sharp-setup.ts';
 import { HttpError, httpGet } from '../net/http-client.ts';
 import { guardedLookup } from './media.ts';
@@ -26,15 +26,24 @@ export interface PublicImageOptions {
   mediaUrl?: string;
 }
 
-export async function fetchPublicImage(raw: string, options: PublicImageOptions, hops = 0): Promise<PublicImage> {
+export async function fetchPublicImage(
+  raw: string,
+  options: PublicImageOptions,
+  hops = 0,
+  // One deadline for the redirects too: a fresh timeout per hop let a host that answers each
+  // one slowly hold the request for four timeouts.
+  deadline = Date.now() + options.timeoutMs,
+): Promise<PublicImage> {
   const check = checkPublicImageUrl(raw);
   if (!check.ok) return check;
+  const timeoutMs = deadline - Date.now();
+  if (timeoutMs <= 0) return { ok: false, reason: 'timed out' };
   const target = options.mediaUrl
     ? new URL(`${options.mediaUrl}/${check.url.hostname}${check.url.pathname}${check.url.search}`)
     : check.url;
   try {
     const res = await httpGet(target, {
-      timeoutMs: options.timeoutMs,
+      timeoutMs,
       maxBytes: options.maxBytes,
       lookup: options.mediaUrl ? undefined : guardedLookup,
       headers: { accept: 'image/webp,image/png,image/jpeg' },
@@ -44,7 +53,7 @@ export async function fetchPublicImage(raw: string, options: PublicImageOptions,
       // A Location that is no URL (`http://[`) is the host's fault, not ours: refused like any other.
       const next = URL.parse(res.headers.location, check.url);
       if (!next) return { ok: false, reason: 'redirects to an address that is not a URL' };
-      return fetchPublicImage(next.toString(), options, hops + 1);
+      return fetchPublicImage(next.toString(), options, hops + 1, deadline);
     }
     if (res.status !== 200) return { ok: false, reason: `could not be fetched (HTTP ${res.status})` };
     if (!TYPES.test(String(res.headers['content-type'] ?? '')))

@@ -247,6 +247,13 @@ test('bad values are 400 invalid_parameter naming parameter, value and what is a
     ['nowhere', /"backgroundImage" redirects to an address that is not a URL/],
   ] as const)
     await assertRefused(get, `backgroundImage=${encodeURIComponent(`https://example.com/${name}.png`)}`, detail);
+  // A host answering each redirect just inside the timeout (1 s here) is timed as one fetch:
+  // refused at the timeout, not after four of them.
+  for (let hop = 0; hop < 4; hop++)
+    h.upstream.setFault(`hop${hop}`, { delayMs: 700, redirect: `https://example.com/hop${hop + 1}.png` }, 'media');
+  const started = Date.now();
+  await assertRefused(get, `backgroundImage=${encodeURIComponent('https://example.com/hop0.png')}`, /timed out/);
+  assert.ok(Date.now() - started < 2_000, `refused after ${Date.now() - started} ms`);
   // Refused before any credit was reserved: not even a refunded reservation in the ledger.
   assert.equal((await h.c.accounts.ledger(accountId)).length, 0);
 });
