@@ -5,7 +5,8 @@
 export type BackgroundParse = { ok: true; css: string } | { ok: false; reason: string };
 
 const MAX_STOPS = 5;
-const NUMBER = /^-?\d{1,4}(?:\.\d{1,3})?$/;
+// CSS numbers may leave out the leading zero (`rgba(0,0,0,.5)`, the usual way to write an alpha).
+const NUMBER = /^-?(?:\d{1,4}(?:\.\d{1,3})?|\.\d{1,3})$/;
 
 const ALLOWED =
   'must be #rgb, #rrggbb, #rrggbbaa, rgb(), rgba(), transparent or linear-gradient(<angle>deg, <colour> [<pct>%], ...) with 2-5 stops';

@@ -80,6 +80,10 @@ test('container backgrounds: colours and gradients at the corners; transparent s
   assert.equal(pixel(clear, 5, 5)[3], 0);
   const rgba = await png(PHOTOS, `containerBackground=${encodeURIComponent('rgba(0, 128, 0, 1)')}`);
   assert.deepEqual(pixel(rgba, 2, 2), [0, 128, 0, 255]);
+  // An alpha without its leading zero, as CSS allows and most people write it.
+  const half = await png(PHOTOS, `containerBackground=${encodeURIComponent('rgba(0,128,0,.5)')}`);
+  const [, hg, , ha] = pixel(half, 2, 2);
+  assert.ok(hg > 120 && Math.abs(ha - 128) <= 1, `half-transparent green: ${pixel(half, 2, 2)}`);
   // borderRadius: the card's own corner is opaque only when it is square.
   assert.equal(pixel(await png(PHOTOS, 'borderRadius=0'), 0, 0)[3], 255);
   assert.equal(pixel(await png(PHOTOS, 'borderRadius=64'), 4, 4)[3], 0);
