@@ -112,6 +112,11 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
   io.out(
     `\nThe CLI renders them too while the demo runs:\n  ${upstreamEnv} node bin/postshot.js render ${samples[0]} -o post.png`,
   );
+  // The operator commands read POSTSHOT_DATA_DIR (./data by default): without it they would look
+  // in another database and answer "no account" for the demo's own.
+  io.out(
+    `\nThe account commands (accounts, keys, usage) work on its data:\n  POSTSHOT_DATA_DIR=${dataDir} node bin/postshot.js usage ${created.value.account.id}`,
+  );
   io.out(`\nSample post ids: ${samples.join(' ')}`);
   if (own && checked) io.out(`Your post ids (${own.root}): ${checked.ids.join(' ')}`);
   // The customer flow (/account) e-mails its sign-in links: with no SMTP they are files here.

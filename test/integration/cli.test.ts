@@ -275,6 +275,15 @@ test('postshot demo serves the samples offline and prints working curl lines', a
     });
     assert.equal(png.headers.get('content-type'), 'image/png');
     assert.ok(out.includes(`curl -s -H 'X-API-KEY: ${key}' ${base}/api/v1/usage`));
+    // The account command line it prints reads the demo's database, where its account is.
+    const admin = /\n {2}POSTSHOT_DATA_DIR=(\S+) node bin\/postshot\.js usage (acc_\w+)\n/.exec(out);
+    assert.ok(admin, `the demo prints an account command line:\n${out}`);
+    const usageCli = spawnSync(process.execPath, [path.join(REPO_DIR, 'bin', 'postshot.js'), 'usage', admin[2]], {
+      env: { ...process.env, POSTSHOT_DATA_DIR: admin[1] },
+      encoding: 'utf8',
+    });
+    assert.equal(usageCli.status, 0, usageCli.stderr);
+    assert.match(usageCli.stdout, /\(pro\): \d+ used, \d+ of 300 remaining/);
     // A customer signing in on the demo finds the link where the demo says its e-mails go.
     const mailDir = path.join(/e-mails it would send .*: (\S+) \(mail\/\)/.exec(out)![1], 'mail');
     const form = await fetch(`${base}/account/sign-in`);
