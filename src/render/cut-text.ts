@@ -1,8 +1,12 @@
 // showFullText=false: a long post is cut where X cuts it in the timeline, before "Show more".
+import { xWeightedEnd } from '../sources/limits.ts';
 import type { Post } from '../sources/post.ts';
 import { graphemes } from '../util/graphemes.ts';
 
-/** X shows this many characters of a long post before "Show more". */
+/**
+ * X shows this much of a long post before "Show more", weighed as X weighs posts: an ideograph,
+ * kana, Hangul or emoji counts 2, so a Chinese or Japanese post shows 140 characters, as on X.
+ */
 export const VISIBLE_LENGTH = 280;
 /** How far a cut may move back to a space or before an entity rather than cut a word or link. */
 const NEAR = 40;
@@ -24,8 +28,13 @@ function graphemeStart(text: string, end: number): number {
  */
 export function cutText(post: Pick<Post, 'text' | 'entities'>): Pick<Post, 'text' | 'entities'> | null {
   const cps = Array.from(post.text);
-  if (cps.length <= VISIBLE_LENGTH) return null;
-  let end = VISIBLE_LENGTH;
+  const fits = xWeightedEnd(
+    post.text,
+    VISIBLE_LENGTH,
+    post.entities.filter((e) => e.type === 'url'),
+  );
+  if (fits >= cps.length) return null;
+  let end = fits;
   const space = cps
     .slice(0, end)
     .join('')
@@ -33,7 +42,7 @@ export function cutText(post: Pick<Post, 'text' | 'entities'>): Pick<Post, 'text
   // Back up to the last space unless that would drop a long stretch (scripts without spaces).
   if (space > 0) {
     const at = Array.from(cps.join('').slice(0, space)).length;
-    if (at > VISIBLE_LENGTH - NEAR) end = at;
+    if (at > fits - NEAR) end = at;
   }
   // An entity the cut falls inside is cut before it, so no link shows half its text; one that
   // starts far back (a hashtag of hundreds of letters) is cut as plain text instead.

@@ -89,6 +89,15 @@ test('container backgrounds: colours and gradients at the corners; transparent s
   assert.equal(pixel(await png(PHOTOS, 'borderRadius=64'), 4, 4)[3], 0);
 });
 
+test('showFullText=false shows as much of a Chinese note as X does: 140 ideographs, not 280', async (t) => {
+  const { get } = await client(t);
+  // A recorded 360-character note (../shared/fixtures): X weighs an ideograph 2, so it shows about
+  // 140 of them; its second list item (Louvain, the 174th character) is past the cut.
+  const html = (await get('2056590419366932809', 'format=html&showFullText=false')).body;
+  assert.ok(html.includes('Show more') && html.includes('个人知识库的天花板来了'));
+  assert.ok(!html.includes('Louvain'), "cut at X's visible length");
+});
+
 test('themes: dark is black, dim is dark blue; logo variants', async (t) => {
   const { png } = await client(t);
   assert.deepEqual(pixel(await png(PHOTOS, 'theme=dark'), 200, 10), [0, 0, 0, 255]);

@@ -154,11 +154,25 @@ test('showFullText=false cuts at X visible length, on a word, never inside an en
   assert.ok(!withLink.text.includes('https'));
 });
 
+test('showFullText=false weighs the text as X does: 140 ideographs, emoji count 2, a link 23', () => {
+  assert.equal(cutText({ text: '日本語'.repeat(100), entities: [] })!.text, `${'日本語'.repeat(46)}日本…`);
+  assert.equal(cutText({ text: '日本語'.repeat(46), entities: [] }), null, '138 ideographs fit');
+  assert.equal(
+    cutText({ text: `${'x'.repeat(270)}${'🙂'.repeat(10)}`, entities: [] })!.text,
+    `${'x'.repeat(270)}${'🙂'.repeat(5)}…`,
+  );
+  // A long link weighs as its 23-character t.co address: this post fits whole on X.
+  const url = `https://example.org/${'p'.repeat(80)}`;
+  const text = `${'a '.repeat(120)}${url}`;
+  const entity = { type: 'url' as const, start: 240, end: 240 + url.length, url, display: url };
+  assert.equal(cutText({ text, entities: [entity] }), null);
+});
+
 test('showFullText=false never splits an emoji sequence; a hashtag or a grapheme of hundreds is cut inside', () => {
-  // A family emoji (seven code points) across the 280th: it goes whole, before the ellipsis.
+  // A family emoji (seven code points, weighing 2) across the cut: it goes whole, before the ellipsis.
   const family = '👨\u200d👩\u200d👧\u200d👦';
-  const cut = cutText({ text: `${'日'.repeat(276)}${family}${'本'.repeat(20)}`, entities: [] })!;
-  assert.equal(cut.text, `${'日'.repeat(276)}…`);
+  const cut = cutText({ text: `${'日'.repeat(139)}a${family}${'本'.repeat(20)}`, entities: [] })!;
+  assert.equal(cut.text, `${'日'.repeat(139)}a…`);
   // An entity that starts far before the cut: cutting before it would leave nothing but "…".
   const text = `#${'وسم'.repeat(120)} end`;
   const tag = { type: 'hashtag' as const, start: 0, end: 361, tag: 'وسم'.repeat(120) };
@@ -166,8 +180,11 @@ test('showFullText=false never splits an emoji sequence; a hashtag or a grapheme
   assert.equal(Array.from(long.text).length, VISIBLE_LENGTH + 1);
   assert.deepEqual(long.entities, []);
   // A grapheme of hundreds of code points across the cut (marks joined by ZWJ, old Hangul jamo) is
-  // cut inside, for the same reason.
-  for (const text of [`Z${'\u0301\u200d'.repeat(300)} tail`, '\u1100'.repeat(400)]) {
-    assert.equal(Array.from(cutText({ text, entities: [] })!.text).length, VISIBLE_LENGTH + 1);
+  // cut inside, for the same reason. Marks weigh nothing and a jamo 2, as X weighs them.
+  for (const [text, shown] of [
+    [`Z${'\u0301\u200d'.repeat(300)} tail`, 560],
+    ['\u1100'.repeat(400), 140],
+  ] as const) {
+    assert.equal(Array.from(cutText({ text, entities: [] })!.text).length, shown + 1);
   }
 });
