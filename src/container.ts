@@ -59,6 +59,8 @@ export interface Container {
   account: AccountServices;
   /** Metered work in progress; close() waits for it. */
   inFlight: InFlight;
+  /** The posts the account pages' curl lines name: ones the configured sources serve. */
+  examplePostIds: readonly [string, string];
   checkReadiness(): Promise<Record<string, 'ok' | 'down' | 'warming'>>;
   /**
    * Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it
@@ -73,6 +75,8 @@ export interface ContainerOptions {
   clock?: Clock;
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: DestinationStream;
+  /** The posts the quickstart's curl lines name: X's first two (20, 21) by default, samples in the demo. */
+  examplePostIds?: readonly [string, string];
 }
 
 export function createLogger(config: Readonly<Config>, stream?: DestinationStream): Logger {
@@ -291,6 +295,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     config,
     clock,
     logger,
+    examplePostIds: options.examplePostIds ?? ['20', '21'],
     accounts,
     quota,
     rateLimiter,

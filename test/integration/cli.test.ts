@@ -304,6 +304,33 @@ test('postshot demo serves the samples offline and prints working curl lines', a
         .some((f) => /new@example\.com[\s\S]*\/account\/verify/.test(fs.readFileSync(path.join(mailDir, f), 'utf8')));
     for (let i = 0; i < 100 && !linkSent(); i++) await new Promise((r) => setTimeout(r, 100));
     assert.ok(linkSent(), `the sign-in link is in ${mailDir}`);
+    // Signed in, the quickstart page's curl lines name posts the demo serves.
+    const mail = fs
+      .readdirSync(mailDir)
+      .filter((f) => f.endsWith('.txt'))
+      .map((f) => fs.readFileSync(path.join(mailDir, f), 'utf8'))
+      .find((text) => text.includes('new@example.com'))!;
+    const link = /(http\S+\/account\/verify\?token=psl_\w+)/.exec(mail)![1];
+    const verify = await fetch(link);
+    const jar = verify.headers.getSetCookie().map((c) => c.split(';')[0]);
+    const verifyPage = await verify.text();
+    const signedIn = await fetch(`${base}/account/verify`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: jar.join('; ') },
+      body: new URLSearchParams({
+        _csrf: /name="_csrf" value="([^"]+)"/.exec(verifyPage)![1],
+        token: /name="token" value="([^"]+)"/.exec(verifyPage)![1],
+      }),
+      redirect: 'manual',
+    });
+    assert.equal(signedIn.status, 303);
+    jar.push(...signedIn.headers.getSetCookie().map((c) => c.split(';')[0]));
+    const quickstart = await (
+      await fetch(`${base}/account/quickstart`, { headers: { cookie: jar.join('; ') } })
+    ).text();
+    const contentUrl = /(http\S+\/api\/v1\/content\/\d+)/.exec(quickstart)![1];
+    const sample = await fetch(contentUrl, { headers: { 'x-api-key': key } });
+    assert.equal(sample.status, 200, `${contentUrl}: ${await sample.text()}`);
   } finally {
     child.kill('SIGTERM');
   }

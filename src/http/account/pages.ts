@@ -202,12 +202,12 @@ export function revokePage(input: { account: Account; csrf: string; key: ApiKeyR
   });
 }
 
-function hostedUrlLine(plan: Plan, key: string, base: string): Array<[string, string]> {
+function hostedUrlLine(plan: Plan, key: string, base: string, id: string): Array<[string, string]> {
   if (!PLANS[plan].canHostImages) return [];
   return [
     [
       'Screenshot as a hosted URL',
-      `curl -H "X-API-KEY: ${key}" "${base}/api/v1/screenshot/20?format=png&returnType=url"`,
+      `curl -H "X-API-KEY: ${key}" "${base}/api/v1/screenshot/${id}?format=png&returnType=url"`,
     ],
   ];
 }
@@ -217,21 +217,23 @@ export function quickstartPage(input: {
   csrf: string;
   publicUrl: string;
   prefix: string | null;
+  examplePostIds: readonly [string, string];
 }): string {
   const key = input.prefix ? `${input.prefix}…` : 'YOUR_API_KEY';
   const base = input.publicUrl;
+  const [id, other] = input.examplePostIds;
   const lines: Array<[string, string]> = [
     ['Usage of your key', `curl -H "X-API-KEY: ${key}" ${base}/api/v1/usage`],
     [
       'Screenshot as PNG',
-      `curl -H "X-API-KEY: ${key}" -o post.png "${base}/api/v1/screenshot/20?format=png&theme=dark"`,
+      `curl -H "X-API-KEY: ${key}" -o post.png "${base}/api/v1/screenshot/${id}?format=png&theme=dark"`,
     ],
     // Only a plan that can host images: on the others this line answers 403 plan_restricted.
-    ...hostedUrlLine(input.account.plan, key, base),
-    ['Markdown of one post', `curl -H "X-API-KEY: ${key}" -H "Accept: text/markdown" ${base}/api/v1/content/20`],
+    ...hostedUrlLine(input.account.plan, key, base, id),
+    ['Markdown of one post', `curl -H "X-API-KEY: ${key}" -H "Accept: text/markdown" ${base}/api/v1/content/${id}`],
     [
       'Markdown of many posts',
-      `curl -H "X-API-KEY: ${key}" -H "Content-Type: application/json" -d '{"tweetIds":["20","21"]}' ${base}/api/v1/content/tweets`,
+      `curl -H "X-API-KEY: ${key}" -H "Content-Type: application/json" -d '{"tweetIds":["${id}","${other}"]}' ${base}/api/v1/content/tweets`,
     ],
   ];
   return layout({

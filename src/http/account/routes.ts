@@ -195,6 +195,7 @@ export function registerAccountRoutes(parent: FastifyInstance, c: Container): vo
         csrf: s.csrf,
         publicUrl: c.config.publicUrl,
         prefix: active?.prefix ?? null,
+        examplePostIds: c.examplePostIds,
       }),
     );
   });
