@@ -3,6 +3,7 @@ import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { QuotaService } from '../quota/quota.ts';
 import type { Account, AccountStore } from '../storage/accounts/interface.ts';
+import { redactUrl } from '../util/redact-url.ts';
 import { CliError, type CliIo } from './index.ts';
 import { openStoreForCli } from './store.ts';
 
@@ -14,8 +15,17 @@ function accountJson(a: Account) {
   return { id: a.id, email: a.email, plan: a.plan, anchor: iso(a.anchor), createdAt: iso(a.createdAt) };
 }
 
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; message: string }): T {
-  if (!result.ok) throw new CliError(result.message);
+// "No account" names the database searched: the commands read POSTSHOT_DATA_DIR (./data by
+// default), so an operator pointed at another data dir than the service's can tell.
+const inDatabase = (config: Readonly<Config>) => ` in ${redactUrl(config.databaseUrl)}`;
+const noAccount = (config: Readonly<Config>, id: string | undefined) =>
+  new CliError(`no account ${id}${inDatabase(config)}`);
+
+function unwrap<T>(result: { ok: true; value: T } | { ok: false; message: string }, config: Readonly<Config>): T {
+  if (!result.ok)
+    throw new CliError(
+      result.message.startsWith('no account ') ? `${result.message}${inDatabase(config)}` : result.message,
+    );
   return result.value;
 }
 
@@ -58,6 +68,7 @@ export async function runAccountsCommand(config: Readonly<Config>, args: string[
       case 'create': {
         const created = unwrap(
           await createAccountWithKey(store, { email: need(flags.email, '--email'), plan: flags.plan }, now),
+          config,
         );
         if (flags.json) io.out(JSON.stringify({ accountId: created.account.id, apiKey: created.apiKey }));
         else {
@@ -70,12 +81,13 @@ export async function runAccountsCommand(config: Readonly<Config>, args: string[
       case 'list': {
         const accounts = await store.listAccounts();
         if (flags.json) io.out(JSON.stringify(accounts.map(accountJson)));
+        else if (accounts.length === 0) io.out(`no accounts${inDatabase(config)}`);
         else for (const a of accounts) io.out(`${a.id}\t${a.plan}\t${a.email}\t${iso(a.createdAt)}`);
         return 0;
       }
       case 'show': {
         const account = await store.getAccount(need(id, 'ACCOUNT_ID'));
-        if (!account) throw new CliError(`no account ${id}`);
+        if (!account) throw noAccount(config, id);
         const keys = await keyRows(store, account.id);
         const usage = await usageJson(store, account);
         if (flags.json) io.out(JSON.stringify({ ...accountJson(account), usage, keys }));
@@ -88,7 +100,7 @@ export async function runAccountsCommand(config: Readonly<Config>, args: string[
         return 0;
       }
       case 'set-plan': {
-        const updated = unwrap(await changePlan(store, need(id, 'ACCOUNT_ID'), need(plan, 'PLAN'), now));
+        const updated = unwrap(await changePlan(store, need(id, 'ACCOUNT_ID'), need(plan, 'PLAN'), now), config);
         io.out(flags.json ? JSON.stringify(accountJson(updated)) : `account ${updated.id} is now on ${updated.plan}`);
         return 0;
       }
@@ -103,7 +115,7 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
   return openStoreForCli(config, async (store) => {
     switch (sub) {
       case 'create': {
-        const { key, apiKey } = unwrap(await issueApiKey(store, need(id, 'ACCOUNT_ID'), systemClock()));
+        const { key, apiKey } = unwrap(await issueApiKey(store, need(id, 'ACCOUNT_ID'), systemClock()), config);
         io.out(
           flags.json
             ? JSON.stringify({ keyId: key.id, accountId: key.accountId, apiKey })
@@ -113,7 +125,7 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
       }
       case 'list': {
         const accountId = need(id, 'ACCOUNT_ID');
-        if (!(await store.getAccount(accountId))) throw new CliError(`no account ${accountId}`);
+        if (!(await store.getAccount(accountId))) throw noAccount(config, accountId);
         const rows = await keyRows(store, accountId);
         if (flags.json) io.out(JSON.stringify(rows));
         else for (const k of rows) io.out(describeKey(k));
@@ -134,7 +146,7 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
 export async function runUsageCommand(config: Readonly<Config>, args: string[], flags: Flags, io: CliIo) {
   return openStoreForCli(config, async (store) => {
     const account = await store.getAccount(need(args[0], 'ACCOUNT_ID'));
-    if (!account) throw new CliError(`no account ${args[0]}`);
+    if (!account) throw noAccount(config, args[0]);
     const u = await usageJson(store, account);
     if (flags.json) io.out(JSON.stringify(u));
     else for (const line of describeUsage(account.id, u)) io.out(line);

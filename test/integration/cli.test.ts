@@ -81,7 +81,13 @@ test('bad commands and values fail with one clear line', async (t) => {
   assert.equal(badPlan.code, 1);
   assert.match(badPlan.err, /unknown plan "gold"/);
   assert.equal((await cli(env, 'accounts', 'create', '--email', 'not-an-email')).code, 1);
-  assert.equal((await cli(env, 'usage', 'acc_missing')).code, 1);
+  // Nothing found names the database searched: an operator pointed at another data dir can tell.
+  const db = `sqlite:${path.join(dir, 'postshot.db')}`;
+  const missing = await cli(env, 'usage', 'acc_missing');
+  assert.equal(missing.code, 1);
+  assert.equal(missing.err, `postshot: no account acc_missing in ${db}`);
+  assert.equal((await cli(env, 'keys', 'create', 'acc_missing')).err, `postshot: no account acc_missing in ${db}`);
+  assert.equal((await cli(env, 'accounts', 'list')).out, `no accounts in ${db}`);
   assert.equal((await cli(env, 'frobnicate')).code, 2);
   // An unknown flag: one line naming it, with the kebab-case flag it likely meant; no help dump.
   const camel = await cli(env, 'render', '20', '--aspectRatio', '4:5');
