@@ -39,18 +39,39 @@ async function usageJson(store: AccountStore, account: Account) {
   return { ...u, periodStart: iso(u.periodStart), periodEnd: iso(u.periodEnd) };
 }
 
-type KeyRow = { id: string; prefix: string; createdAt: string | null; revokedAt: string | null };
+type KeyRow = {
+  id: string;
+  prefix: string;
+  name: string | null;
+  createdAt: string | null;
+  revokedAt: string | null;
+  lastUsedAt: string | null;
+};
 
 async function keyRows(store: AccountStore, accountId: string): Promise<KeyRow[]> {
   return (await store.listKeys(accountId)).map((k) => ({
     id: k.id,
     prefix: k.prefix,
+    name: k.name,
     createdAt: iso(k.createdAt),
     revokedAt: iso(k.revokedAt),
+    lastUsedAt: iso(k.lastUsedAt),
   }));
 }
 
-const describeKey = (k: KeyRow) => `${k.id}\t${k.prefix}…\t${k.revokedAt ? `revoked ${k.revokedAt}` : 'active'}`;
+/**
+ * A key as a line: id, prefix, state, dates, and the name its customer gave it, quoted as JSON
+ * (a name is the customer's text: a control character in it must not reach the terminal).
+ */
+const describeKey = (k: KeyRow) =>
+  [
+    k.id,
+    `${k.prefix}…`,
+    k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
+    `created ${k.createdAt}`,
+    `last used ${k.lastUsedAt ?? 'never'}`,
+    ...(k.name === null ? [] : [JSON.stringify(k.name)]),
+  ].join('\t');
 
 /** An account's usage as two lines for a reader: the credits, then the period. */
 function describeUsage(accountId: string, u: Awaited<ReturnType<typeof usageJson>>): string[] {

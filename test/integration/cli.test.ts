@@ -53,7 +53,9 @@ test('accounts, keys and usage from the command line', async (t) => {
     keys.every((k: { prefix: string }) => k.prefix.length === 10),
     'listings show a prefix only',
   );
-  assert.doesNotMatch((await cli(env, 'keys', 'list', accountId)).out, new RegExp(second.apiKey));
+  const listed = (await cli(env, 'keys', 'list', accountId)).out;
+  assert.doesNotMatch(listed, new RegExp(second.apiKey));
+  assert.match(listed, new RegExp(`^${second.keyId}\\t\\w+…\\tactive\\tcreated \\d{4}-\\S+\\tlast used never$`, 'm'));
   assert.equal((await cli(env, 'keys', 'revoke', second.keyId)).code, 0);
   const after = JSON.parse((await cli(env, 'keys', 'list', accountId, '--json')).out);
   assert.ok(after.find((k: { id: string }) => k.id === second.keyId).revokedAt);
