@@ -192,15 +192,25 @@ export class MediaFetcher {
     return asset;
   }
 
-  private async fetchFollowing(raw: string, hops: number): Promise<MediaAsset | MediaFailure> {
+  /**
+   * One deadline for the redirects too: a fresh timeout per hop let a host answering each one
+   * slowly hold a card for four timeouts.
+   */
+  private async fetchFollowing(
+    raw: string,
+    hops: number,
+    deadline = Date.now() + this.options.timeoutMs,
+  ): Promise<MediaAsset | MediaFailure> {
     const check = checkMediaUrl(raw);
     if (!check.ok) return { failed: true, code: 'refused', detail: check.reason };
+    const timeoutMs = deadline - Date.now();
+    if (timeoutMs <= 0) return { failed: true, code: 'timeout', detail: 'timed out following redirects' };
     const target = this.options.mediaUrl
       ? new URL(`${this.options.mediaUrl}/${check.url.hostname}${check.url.pathname}${check.url.search}`)
       : check.url;
     try {
       const res = await httpGet(target, {
-        timeoutMs: this.options.timeoutMs,
+        timeoutMs,
         maxBytes: this.options.maxBytes,
         lookup: this.options.mediaUrl ? undefined : guardedLookup,
         headers: { accept: 'image/avif,image/webp,image/png,image/jpeg,*/*;q=0.5' },
@@ -211,7 +221,7 @@ export class MediaFetcher {
         // Relative redirects resolve against the original media URL, then pass the same checks.
         const next = URL.parse(res.headers.location, check.url);
         if (!next) return { failed: true, status: res.status, code: 'redirects', detail: 'redirect to no URL' };
-        return this.fetchFollowing(next.toString(), hops + 1);
+        return this.fetchFollowing(next.toString(), hops + 1, deadline);
       }
       if (res.status !== 200) return { failed: true, status: res.status, code: 'status', detail: `HTTP ${res.status}` };
       const type = String(res.headers['content-type'] ?? '');

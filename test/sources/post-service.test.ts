@@ -300,6 +300,14 @@ test('media redirects: followed on X hosts, refused elsewhere (no request leaves
   assert.equal(await fetcher.fetch('https://pbs.twimg.com/media/PS4e.png'), null, 'a Location that is no URL');
   assert.equal(hits, 0);
 
+  // A host answering each redirect just inside the timeout is timed as one fetch: given up at the
+  // timeout, not after four of them.
+  for (let hop = 0; hop < 4; hop++)
+    fixture.setFault(`PSh${hop}`, { delayMs: 300, redirect: `https://pbs.twimg.com/media/PSh${hop + 1}.png` }, 'media');
+  const started = Date.now();
+  assert.equal(await fetcher.fetch('https://pbs.twimg.com/media/PSh0.png'), null);
+  assert.ok(Date.now() - started < TIMEOUT + 500, `given up after ${Date.now() - started} ms`);
+
   fixture.setFault('PSq1', { redirect: 'https://pbs.twimg.com/media/PS3a.png' }, 'media');
   const followed = await fetcher.fetch('https://pbs.twimg.com/media/PSq1.png');
   assert.equal(followed?.contentType, 'image/png');
