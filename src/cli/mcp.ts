@@ -25,6 +25,12 @@ export function mcpEndpoint(url: string | undefined): URL {
 }
 
 /** Runs until stdin closes; resolves with the exit code. */
+/** An error's message with its cause: fetch says only "fetch failed", the reason (ECONNREFUSED) is the cause. */
+function describeError(err: unknown): string {
+  const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+  return `${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
+}
+
 export async function runMcpForwarder(
   flags: { url?: string; 'api-key'?: string },
   io: CliIo,
@@ -40,7 +46,7 @@ export async function runMcpForwarder(
   });
 
   const failed = (message: JSONRPCMessage, err: unknown) => {
-    io.err(`postshot mcp: ${endpoint.origin}: ${(err as Error).message}`);
+    io.err(`postshot mcp: ${endpoint.origin}: ${describeError(err)}`);
     if (!isJSONRPCRequest(message)) return;
     void local.send({
       jsonrpc: '2.0',
@@ -62,7 +68,7 @@ export async function runMcpForwarder(
     if (typeof version === 'string') upstream.setProtocolVersion(version);
     void local.send(message);
   };
-  upstream.onerror = (err) => io.err(`postshot mcp: ${err.message}`);
+  upstream.onerror = (err) => io.err(`postshot mcp: ${describeError(err)}`);
   await upstream.start();
   await local.start();
   process.stdin.once('end', () => void local.close());

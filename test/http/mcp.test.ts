@@ -1,6 +1,8 @@
 // The MCP endpoint, driven by the official SDK client over Streamable HTTP and over stdio
 // (`postshot mcp`): tools list, each tool runs, credits and refusals are the REST ones.
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import sharp from 'sharp';
 import path from 'node:path';
 import { test, type TestContext } from 'node:test';
@@ -9,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { REPO_DIR } from '../fixtures.ts';
+import { freePort } from '../free-port.ts';
 import { build, type Harness } from '../helper.ts';
 
 const TEXT_POST = '1900000000000000001';
@@ -268,6 +271,21 @@ test('postshot mcp: the stdio forwarder lists and runs the tools of a running se
 
   // A service that cannot be reached: the client gets a JSON-RPC error naming it, not a hang.
   await assert.rejects(stdioClient(t, 'http://127.0.0.1:1', apiKey), /could not be reached/);
+  // Its stderr says why, not only fetch's "fetch failed" (a port nothing listens on).
+  const forwarder = spawn(
+    process.execPath,
+    [path.join(REPO_DIR, 'bin', 'postshot.js'), 'mcp', '--url', `http://127.0.0.1:${await freePort()}`],
+    {
+      cwd: REPO_DIR,
+      env: { ...process.env, POSTSHOT_API_KEY: apiKey },
+    },
+  );
+  let stderr = '';
+  forwarder.stderr.on('data', (d) => (stderr += d));
+  forwarder.stdin.end(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+  await once(forwarder, 'exit');
+  assert.match(stderr, /fetch failed \(ECONNREFUSED\)/);
+  assert.doesNotMatch(stderr, /fetch failed$/m, 'no line without its reason');
 });
 
 test('postshot mcp: requests written before stdin closes are still answered', async (t) => {
