@@ -28,11 +28,7 @@ function graphemeStart(text: string, end: number): number {
  */
 export function cutText(post: Pick<Post, 'text' | 'entities'>): Pick<Post, 'text' | 'entities'> | null {
   const cps = Array.from(post.text);
-  const fits = xWeightedEnd(
-    post.text,
-    VISIBLE_LENGTH,
-    post.entities.filter((e) => e.type === 'url'),
-  );
+  const fits = xWeightedEnd(post.text, VISIBLE_LENGTH, post.entities);
   if (fits >= cps.length) return null;
   let end = fits;
   const space = cps

@@ -138,14 +138,10 @@ const X_UNITS =
 /**
  * The number of code points of `text` that fit X's weighted length `max` (all of them when it
  * fits): the weight X counts is at least this count's, so no post X accepted is cut. Links are
- * the `[start, end)` code point ranges in `links`.
+ * the `url` entities among `entities` (code point ranges).
  */
-export function xWeightedEnd(
-  text: string,
-  max: number,
-  links: ReadonlyArray<{ start: number; end: number }> = [],
-): number {
-  const linkEnds = new Map(links.map((l) => [l.start, l.end]));
+export function xWeightedEnd(text: string, max: number, entities: ReadonlyArray<Entity> = []): number {
+  const linkEnds = new Map(entities.filter((e) => e.type === 'url').map((l) => [l.start, l.end]));
   let weight = 0;
   let points = 0;
   let inLinkUntil = 0;
@@ -190,9 +186,8 @@ export function capPost(post: Post, depth = 0): Post {
   const L = POST_LIMITS;
   const chars = Array.from(post.text);
   const held = chars.length > L.textChars ? cutCodePoints(post.text, L.textChars) : post.text;
-  const links = post.entities.filter((e) => e.type === 'url');
-  const fits = xWeightedEnd(held, L.textChars, links);
-  const text = fits < Array.from(held).length ? cutCodePoints(held, fits) : held;
+  // A text that fits is returned whole by cutCodePoints.
+  const text = cutCodePoints(held, xWeightedEnd(held, L.textChars, post.entities));
   const textCut = text !== post.text;
   const length = Array.from(text).length;
   const entities: Entity[] = post.entities

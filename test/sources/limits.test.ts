@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
 import { renderMarkdown } from '../../src/markdown/render.ts';
 import { POST_LIMITS, xWeightedEnd } from '../../src/sources/limits.ts';
-import type { Post } from '../../src/sources/post.ts';
+import type { Entity, Post } from '../../src/sources/post.ts';
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
 import { REPO_DIR } from '../fixtures.ts';
 
@@ -106,8 +106,12 @@ test("text is weighed as X weighs it: emoji sequences and most scripts' characte
     assert.ok(xWeightedEnd(text, weight - 1) < points, `${JSON.stringify(text)} does not fit ${weight - 1}`);
   }
   const link = `see ${'https://example.com/'.padEnd(200, 'x')} now`;
-  assert.equal(xWeightedEnd(link, 4 + 23 + 4, [{ start: 4, end: 204 }]), 208, 'a link weighs its t.co address, 23');
-  assert.equal(xWeightedEnd(link, 30, [{ start: 4, end: 204 }]), 207);
+  const entities: Entity[] = [
+    { type: 'url', start: 4, end: 204, url: link.slice(4, 204), display: 'example.com/xxxxxxxxxxxxxx…' },
+    { type: 'mention', start: 205, end: 208, handle: 'now' },
+  ];
+  assert.equal(xWeightedEnd(link, 4 + 23 + 4, entities), 208, 'a link weighs its t.co address, 23');
+  assert.equal(xWeightedEnd(link, 30, entities), 207);
 });
 
 test("a note is held to X's weighted 25,000, not cut short of it", () => {
