@@ -3,7 +3,14 @@ import type { Account, AccountStore, ApiKeyRecord } from '../storage/accounts/in
 import { isPlan, PLANS, PLAN_NAMES, type Plan } from '../quota/plans.ts';
 import { displayPrefix, generateApiKey, hashApiKey } from './api-key.ts';
 
-export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string };
+/** A refusal says what is wrong; `noAccount` when the account named is not in the store. */
+export type AdminResult<T> = { ok: true; value: T } | { ok: false; message: string; noAccount?: true };
+
+const noAccount = (accountId: string) => ({
+  ok: false as const,
+  message: `no account ${accountId}`,
+  noAccount: true as const,
+});
 
 const EMAIL = /^[^\s\p{Cc}@<>()",;]{1,64}@[^\s\p{Cc}@<>()",;]{1,255}$/u;
 
@@ -13,7 +20,7 @@ export async function issueApiKey(
   accountId: string,
   now: number,
 ): Promise<AdminResult<{ key: ApiKeyRecord; apiKey: string }>> {
-  if (!(await store.getAccount(accountId))) return { ok: false, message: `no account ${accountId}` };
+  if (!(await store.getAccount(accountId))) return noAccount(accountId);
   const apiKey = generateApiKey();
   const key = await store.createKey({ accountId, hash: hashApiKey(apiKey), prefix: displayPrefix(apiKey), now });
   return { ok: true, value: { key, apiKey } };
@@ -61,8 +68,8 @@ export async function changePlan(
 ): Promise<AdminResult<Account>> {
   if (!isPlan(plan)) return { ok: false, message: `unknown plan "${plan}" (plans: ${PLAN_NAMES.join(', ')})` };
   const account = await store.getAccount(accountId);
-  if (!account) return { ok: false, message: `no account ${accountId}` };
+  if (!account) return noAccount(accountId);
   const startsBilling = PLANS[account.plan].period === 'one_time' && PLANS[plan as Plan].period === 'monthly';
   const updated = await store.setPlan(accountId, plan, startsBilling ? now : account.anchor);
-  return updated ? { ok: true, value: updated } : { ok: false, message: `no account ${accountId}` };
+  return updated ? { ok: true, value: updated } : noAccount(accountId);
 }

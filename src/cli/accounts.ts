@@ -1,4 +1,4 @@
-import { changePlan, createAccountWithKey, issueApiKey } from '../auth/admin.ts';
+import { type AdminResult, changePlan, createAccountWithKey, issueApiKey } from '../auth/admin.ts';
 import { systemClock } from '../clock.ts';
 import type { Config } from '../config.ts';
 import { QuotaService } from '../quota/quota.ts';
@@ -21,11 +21,8 @@ const inDatabase = (config: Readonly<Config>) => ` in ${redactUrl(config.databas
 const noAccount = (config: Readonly<Config>, id: string | undefined) =>
   new CliError(`no account ${id}${inDatabase(config)}`);
 
-function unwrap<T>(result: { ok: true; value: T } | { ok: false; message: string }, config: Readonly<Config>): T {
-  if (!result.ok)
-    throw new CliError(
-      result.message.startsWith('no account ') ? `${result.message}${inDatabase(config)}` : result.message,
-    );
+function unwrap<T>(result: AdminResult<T>, config: Readonly<Config>): T {
+  if (!result.ok) throw new CliError(result.noAccount ? `${result.message}${inDatabase(config)}` : result.message);
   return result.value;
 }
 
