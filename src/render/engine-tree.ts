@@ -8,7 +8,7 @@ import { imageMarks } from './image-levels.ts';
 import { hasImageInLtrRun, hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
 import { hasSoftHyphen } from './soft-hyphens.ts';
 import type { Child, ImageBytes } from './tree.ts';
-import { insertWordBreaks, kanaBreaks, meetAtSaEdge, spaceBeforeKana } from './word-breaks.ts';
+import { insertWordBreaks, kanaBreaks, meetAtSaEdge, SA_JOINER, spaceBeforeKana } from './word-breaks.ts';
 
 export type Container = Extract<Node, { type: 'container' }>;
 
@@ -91,7 +91,7 @@ function breakBeforeKana(slots: Slot[]): void {
 function joinSaEdges(slots: Slot[]): void {
   for (let i = 1; i < slots.length; i++) {
     const [before, after] = [slots[i - 1].piece, slots[i].piece];
-    if (!before.image && !after.image && meetAtSaEdge(before.text, after.text)) before.text += '\u034f';
+    if (!before.image && !after.image && meetAtSaEdge(before.text, after.text)) before.text += SA_JOINER;
   }
 }
 

@@ -3,16 +3,34 @@
 // boundaries (Intl.Segmenter's dictionary, as the browser uses) get a zero-width space.
 const NO_SPACES = /[\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff\u19e0-\u19ff]/;
 const words = new Intl.Segmenter('th', { granularity: 'word' });
-// Where such a script (Unicode's line-break class SA) meets an alphabetic letter or a digit of
-// another, the engine breaks and a browser does not (UAX #14 reads the run's edges as letters).
-// A combining grapheme joiner there keeps "เชียงใหม่Lanna" together, as Chromium does: an
-// invisible mark, so it cleaves to the letter before it; the engine breaks at a word joiner there
-// all the same. Ideographs, kana, Hangul and full-width forms may be broken around: left alone.
+// Where a letter of such a script (line-break class SA) meets any other character, the engine
+// breaks; a browser reads the SA letters as alphabetic (UAX #14) and keeps "พ.ศ.", "ปี๒๕๖๙",
+// "เชียงใหม่Lanna" and "(ไทย)" whole. SA_JOINER there keeps them together, as Chromium does. Only
+// where Chromium may break is none given: beside ideographs, kana, Hangul, emoji and flags, before
+// a wide opening bracket or an em dash, and after a dash, a slash, !, ?, }, an ellipsis, a clause
+// stop or a closing mark of East Asian text.
 const SA = String.raw`[\p{Script=Thai}\p{Script=Lao}\p{Script=Myanmar}\p{Script=Khmer}\p{Script=Tai_Le}\p{Script=New_Tai_Lue}\p{Script=Tai_Tham}\p{Script=Tai_Viet}\p{Script=Ahom}]`;
-const BREAKABLE = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\p{Script=Yi}\p{Script=Tangut}\p{Script=Nushu}\p{Script=Khitan_Small_Script}\u{ff00}-\u{ffef}]`;
-const OTHER_WORD = String.raw`[[\p{L}\p{Nd}]--${SA}--${BREAKABLE}]`;
-const HAS_SA = new RegExp(SA, 'v');
-const SA_EDGE = new RegExp(`(?<=${SA})(?=${OTHER_WORD})|(?<=${OTHER_WORD})(?=${SA})`, 'gv');
+const SA_LETTER = String.raw`[${SA}&&[\p{L}\p{M}]]`;
+const EAST_ASIAN = String.raw`[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Bopomofo}\p{Script=Yi}\p{Script=Tangut}\p{Script=Nushu}\p{Script=Khitan_Small_Script}\u{ff10}-\u{ff19}\u{ff21}-\u{ff3a}\u{ff41}-\u{ff5a}\p{Emoji_Presentation}\p{Regional_Indicator}]`;
+const WIDE_OPENING = String.raw`[\u3008\u300a\u300c\u300e\u3010\u3014\u3016\u3018\u301a\u301d\uff08\uff3b\uff5b\uff5f\uff62]`;
+const WIDE_CLOSING = String.raw`[\u3001\u3002\u3009\u300b\u300d\u300f\u3011\u3015\u3017\u3019\u301b\u301e\u301f\uff01\uff09\uff0c\uff0e\uff1f\uff3d\uff5d\uff60\uff63]`;
+const STOPS = String.raw`[\u0e5a\u0e5b\u104a\u104b\u17d4\u17d5\u17d8\u17da]`;
+// Any character drawn, no-break spaces included.
+const OTHER = String.raw`[[[^\s\p{M}\p{Cf}\p{Cc}\p{Z}][\u00a0\u2007\u202f]]--${SA_LETTER}]`;
+const JOINS_AFTER_SA = String.raw`[${OTHER}--${EAST_ASIAN}--${WIDE_OPENING}--[\u2014]]`;
+const JOINS_BEFORE_SA = String.raw`[${OTHER}--${EAST_ASIAN}--${WIDE_CLOSING}--${STOPS}--[!?\}\-\u2010-\u2014\/\|\u2025\u2026]]`;
+const HAS_SA = new RegExp(SA_LETTER, 'v');
+const SA_EDGE_AT = String.raw`(?<=${SA_LETTER})(?=${JOINS_AFTER_SA})|(?<=${JOINS_BEFORE_SA})(?=${SA_LETTER})`;
+const SA_EDGE = new RegExp(SA_EDGE_AT, 'gv');
+const SA_EDGE_ONCE = new RegExp(SA_EDGE_AT, 'v');
+/**
+ * An invisible mark of no script (VS17), so it cleaves to the character before it and leaves the
+ * engine's run of SA letters unbroken (a word joiner or a Mongolian selector breaks it all the
+ * same). No shipped face has it: the engine draws a grapheme from the first face with any of its
+ * characters, and with the combining grapheme joiner, which Noto Sans whole has, a Thai letter
+ * before ‰ became a box.
+ */
+export const SA_JOINER = '\u{e0100}';
 
 /**
  * A zero-width space at each boundary between two words of NO_SPACES scripts; none before or
@@ -29,10 +47,6 @@ function markWordBoundaries(text: string): string {
   }
   return out;
 }
-
-// Sentence and clause marks of these scripts (Khmer ។ ៕, Myanmar ၊ ။) never begin a line, but the
-// engine breaks before one after a word: the same joiner keeps it to the word.
-const SA_STOP = /(?<=\S)(?=[\u17d4\u17d5\u104a\u104b])/g;
 
 // Small kana and the prolonged sound mark (line-break class CJ): the engine never breaks before
 // one, as CSS's strict line breaking does, where Chromium's default breaks as before any kana.
@@ -76,22 +90,19 @@ const AROUND_QUOTE = new RegExp(
   'gu',
 );
 
-const SA_LAST = new RegExp(`${SA}$`, 'v');
-const SA_FIRST = new RegExp(`^${SA}`, 'v');
-const OTHER_LAST = new RegExp(`${OTHER_WORD}$`, 'v');
-const OTHER_FIRST = new RegExp(`^${OTHER_WORD}`, 'v');
-
 /**
  * Whether two text nodes side by side meet at an SA_EDGE ("ที่" before a link's "th.example.com"):
  * insertWordBreaks sees one node at a time, so the joiner between them is given here.
  */
 export function meetAtSaEdge(before: string, after: string): boolean {
-  return (SA_LAST.test(before) && OTHER_FIRST.test(after)) || (OTHER_LAST.test(before) && SA_FIRST.test(after));
+  const last = before.length > 1 && /[\udc00-\udfff]/.test(before.at(-1)!) ? before.slice(-2) : before.slice(-1);
+  const first = String.fromCodePoint(after.codePointAt(0) ?? 32);
+  return SA_EDGE_ONCE.test(last + first);
 }
 
 export function insertWordBreaks(raw: string): string {
   const text = HAS_QUOTE.test(raw) ? raw.replace(AROUND_QUOTE, '\u200b') : raw;
   if (!HAS_SA.test(text)) return text;
   const bounded = NO_SPACES.test(text) ? markWordBoundaries(text) : text;
-  return bounded.replace(SA_EDGE, '\u034f').replace(SA_STOP, '\u034f');
+  return bounded.replace(SA_EDGE, SA_JOINER);
 }
