@@ -19,7 +19,7 @@ import { trackRouteMethods } from './http/method-not-allowed.ts';
 import { ProblemError, sendProblem } from './http/problem.ts';
 import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
-import { RenderMemoryError, RenderTimeoutError } from './render/pool.ts';
+import { RenderBusyError, RenderMemoryError, RenderTimeoutError } from './render/pool.ts';
 import { registerHeadBodyDrop } from './http/hooks/head-body.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -101,7 +101,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
 
   app.setErrorHandler(
     async (
-      err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError | ClientGoneError,
+      err: FastifyError | ProblemError | DependencyDownError | RenderTimeoutError | RenderBusyError | ClientGoneError,
       request,
       reply,
     ) => {
@@ -127,6 +127,16 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
           memory
             ? `Rendering this post needed more memory than one render may use; try a smaller width, height or scale${svg}.`
             : `Rendering this post took too long; try again, or ask for less (showFullText=false, a smaller scale${svg}).`,
+        );
+      }
+      if (err instanceof RenderBusyError) {
+        request.log.warn({ err }, 'every render process busy');
+        reply.header('Retry-After', '5');
+        return sendProblem(
+          request,
+          reply,
+          'service_unavailable',
+          'Every render process is busy with other screenshots; try again shortly.',
         );
       }
       if (err instanceof DependencyDownError) {

@@ -23,6 +23,17 @@ export class RenderMemoryError extends RenderTimeoutError {
   }
 }
 
+/**
+ * No render process took the card within the render time limit: every one was busy. Answered 503
+ * so the client retries later, rather than a queue that grows for as long as load exceeds what
+ * the processes can draw.
+ */
+export class RenderBusyError extends Error {
+  constructor(ms: number) {
+    super(`no render process was free within ${ms} ms`);
+  }
+}
+
 export interface RenderLimits {
   /** A render process whose resident memory passes this is killed, with the cards it held. */
   memoryMb: number;
@@ -53,6 +64,8 @@ interface Job {
   alone?: boolean;
   /** Whose card it is (an account): the queue takes turns between owners. */
   owner?: string;
+  /** Fails the card with RenderBusyError if it is still queued after the time limit. */
+  waiting?: NodeJS.Timeout;
 }
 
 export interface RunContext {
@@ -143,16 +156,22 @@ export class RenderPool {
     if (signal?.aborted) return Promise.reject(new ClientGoneError());
     return new Promise((resolve, reject) => {
       const id = this.nextId++;
-      const leave = () => {
+      const leave = (err: Error) => {
         const at = this.queue.findIndex((j) => j.id === id);
         if (at < 0) return; // drawing already: it finishes, and the render cache keeps it
-        this.queue.splice(at, 1);
-        reject(new ClientGoneError());
+        const [job] = this.queue.splice(at, 1);
+        job.reject(err);
       };
-      signal?.addEventListener('abort', leave, { once: true });
-      const done = () => signal?.removeEventListener('abort', leave);
+      const gone = () => leave(new ClientGoneError());
+      signal?.addEventListener('abort', gone, { once: true });
+      const done = () => {
+        signal?.removeEventListener('abort', gone);
+        clearTimeout(waiting);
+      };
+      const waiting = setTimeout(() => leave(new RenderBusyError(this.timeoutMs)), this.timeoutMs);
       this.queue.push({
         id,
+        waiting,
         post,
         assets,
         options,
@@ -331,6 +350,7 @@ export class RenderPool {
       const slot = this.pickSlot(this.queue[next]);
       if (!slot) return;
       const [job] = this.queue.splice(next, 1);
+      clearTimeout(job.waiting);
       const timer = setTimeout(() => {
         if (!slot.jobs.has(job.id)) return;
         const others = this.drop(slot).filter((j) => j !== job);

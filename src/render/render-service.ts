@@ -159,6 +159,11 @@ export class Renderer {
     }
   }
 
+  /** Process ids of the render processes running now (none without a pool). */
+  pids(): number[] {
+    return this.pool?.pids() ?? [];
+  }
+
   async close(): Promise<void> {
     await this.pool?.close();
   }

@@ -148,6 +148,33 @@ test('a render past the time limit is 504 render_timeout, costs nothing, and the
   assert.equal((await h.app.inject({ url: '/healthz' })).statusCode, 200);
 });
 
+test('cards waiting past the time limit for a render process are 503 with Retry-After and cost nothing', async (t) => {
+  const env = { ...NO_RATE, POSTSHOT_RENDER_WORKERS: '1', POSTSHOT_RENDER_TIMEOUT_MS: '4000' };
+  const h = await build(t, { env });
+  const { apiKey } = await h.account('pro');
+  const headers = { 'x-api-key': apiKey };
+  const get = (q: string) => h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png${q}`, headers });
+  assert.equal((await get('&width=500')).statusCode, 200, 'the render process is started');
+  // A machine too busy to draw: the process takes two cards and draws nothing; at the time limit
+  // the pool kills it, and redraws the second card alone in a new one while the rest still wait.
+  const [pid] = h.c.renderer.pids();
+  process.kill(pid, 'SIGSTOP');
+  const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => get(`&width=${400 + i * 10}`)));
+  const statuses = answers.map((r) => r.statusCode);
+  const busy = answers.filter((r) => r.statusCode === 503);
+  assert.ok(busy.length >= 3, `cards still queued at the limit are refused: ${statuses}`);
+  assert.ok(
+    statuses.every((s) => [200, 503, 504].includes(s)),
+    `${statuses}`,
+  );
+  assertProblem(busy[0], 503, 'service_unavailable');
+  assert.match(busy[0].json().detail, /busy/);
+  assert.equal(busy[0].headers['retry-after'], '5');
+  const usage = (await h.app.inject({ url: '/api/v1/usage', headers })).json();
+  assert.equal(usage.used, 1 + statuses.filter((s) => s === 200).length, 'only cards drawn are charged');
+  assert.equal((await get('&width=555&theme=dark')).statusCode, 200, 'the service carries on');
+});
+
 test('a render stopped for its memory says so, costs nothing, and the service carries on', async (t) => {
   const h = await build(t, { env: { ...NO_RATE, POSTSHOT_RENDER_MEMORY_MB: '128' } });
   const { apiKey } = await h.account('pro');
