@@ -67,6 +67,9 @@ function quotaOf(res: RestResponse): Record<string, unknown> {
     : {};
 }
 
+// The REST routes name the one header they read; /mcp also takes the key as a bearer token.
+const MISSING_KEY_ON_MCP = 'Send your API key in the X-API-KEY header, or as `Authorization: Bearer <key>`.';
+
 /** Turns a REST answer into MCP content: JSON as structured content, images as image content, text as text. */
 export function toToolResult(res: RestResponse): CallToolResult {
   const type = (res.headers['content-type'] ?? '').split(';')[0].trim();
@@ -76,6 +79,7 @@ export function toToolResult(res: RestResponse): CallToolResult {
       type === 'application/problem+json'
         ? JSON.parse(res.body.toString('utf8'))
         : { code: 'internal_error', status: res.status, detail: 'The service gave an unexpected answer.' };
+    if (problem.code === 'missing_api_key') problem.detail = MISSING_KEY_ON_MCP;
     const failed = toolError(problem);
     return { ...failed, _meta: { ...meta, ...failed._meta } };
   }

@@ -217,7 +217,9 @@ test('MCP refusals: bad key, exhausted quota, missing post, bad arguments, rate 
   // The auth matrix per endpoint holds: content answers 403 for the same key.
   assert.deepEqual([problemOf(await call(malformed, 'get_post_markdown', { tweetId: TEXT_POST })).status], [403]);
   const none = await httpClient(t, h.url, {});
-  assert.equal(problemOf(await call(none, 'get_usage')).code, 'missing_api_key');
+  const noKey = problemOf(await call(none, 'get_usage'));
+  assert.equal(noKey.code, 'missing_api_key');
+  assert.match(noKey.detail, /X-API-KEY.*Authorization: Bearer/, 'both ways /mcp takes a key');
 
   const client = await httpClient(t, h.url, { 'X-API-KEY': apiKey });
   const missing = problemOf(await call(client, 'get_post_markdown', { tweetId: MISSING_POST }));
