@@ -99,6 +99,17 @@ export function cutMarked(s: string, max: number): string {
   return kept === s ? s : `${cut(kept, max - 1).trimEnd()}…`;
 }
 
+/**
+ * Raw post text cut to what could ever be shown: capPost keeps 25,000 code points of the text
+ * shown, and each takes at most ten of the raw text after the display range's start (an
+ * HTML-encoded character, or a link's address shown shorter). A hostile body's megabytes past
+ * that are never searched for entities or built into text.
+ */
+export function cutRawText(raw: string, range?: readonly [number, number]): string {
+  const reach = Math.max(0, range?.[0] ?? 0) + 10 * (POST_LIMITS.textChars + 1);
+  return raw.length <= reach ? raw : cutCodePoints(raw, reach);
+}
+
 /** The first `max` code points of `s`, ending on a grapheme boundary. */
 function cutCodePoints(s: string, max: number): string {
   let at = 0;

@@ -78,6 +78,8 @@ export function buildVisibleText(
   entities: RawEntity[],
   /** X's own APIs send &amp; &lt; &gt; encoded; FxTwitter sends decoded text. */
   htmlEncoded: boolean,
+  /** Building stops once the text is longer than this: no more of it is ever shown. */
+  shownMax = Number.POSITIVE_INFINITY,
 ): { text: string; entities: Entity[] } {
   const decode = htmlEncoded ? decodeHtmlEntities : (s: string) => s;
   const cps = Array.from(raw);
@@ -98,6 +100,7 @@ export function buildVisibleText(
   const appendText = (s: string) => append(holdText(s));
   let at = from;
   for (const e of sorted) {
+    if (length > shownMax) break;
     if (e.start < at) continue; // overlapping or before the display range
     if (e.start >= to && e.type !== 'media') break;
     if (e.type === 'media') {
@@ -117,7 +120,7 @@ export function buildVisibleText(
     else out.push({ type: 'cashtag', start, end, symbol: e.symbol });
     at = Math.min(e.end, to);
   }
-  if (at < to) appendText(decode(cps.slice(at, to).join('')));
+  if (at < to && length <= shownMax) appendText(decode(cps.slice(at, to).join('')));
   // A removed trailing media link leaves the space before it behind. trimEnd, not /\s+$/: that
   // regex retries from every blank of a long run (quadratic; 50,000 blanks blocked for seconds).
   const trimmed = text.trimEnd();

@@ -129,6 +129,32 @@ test("a note is held to X's weighted 25,000, not cut short of it", () => {
   assert.equal(mixed.truncated, false);
 });
 
+test('raw text is read only as far as it could be shown: an encoded note keeps all it shows', () => {
+  // X's own APIs send & as &amp;: 25,000 of them are 125,000 characters of raw text.
+  const amp = synPost({ text: '&amp;'.repeat(25_000) });
+  assert.equal(amp.text, '&'.repeat(25_000));
+  assert.equal(amp.truncated, false);
+  const links = fxPost({
+    text: 'x',
+    raw_text: {
+      text: 'https://t.co/abcdefghij '.repeat(1_000),
+      facets: Array.from({ length: 1_000 }, (_, i) => ({
+        type: 'url',
+        indices: [i * 24, i * 24 + 23],
+        original: 'https://t.co/abcdefghij',
+        replacement: 'https://a.co',
+        display: 'a.co',
+      })),
+    },
+  });
+  assert.equal(links.text, Array(1_000).fill('a.co').join(' '), 'every link shown');
+  // Megabytes of mentions past that are not built into text: what is shown is X's limit of them.
+  const hostile = synPost({ text: '@dana_doe '.repeat(200_000) });
+  assert.equal(hostile.truncated, true);
+  assert.ok(Array.from(hostile.text).length <= POST_LIMITS.textChars);
+  assert.equal(hostile.entities.length, POST_LIMITS.entities);
+});
+
 test('long runs of blanks, mentions and long hashtags in upstream text are handled in linear time', () => {
   // 1,000,000 blanks then a letter: a quadratic trim runs for hours and cannot be interrupted
   // from inside the process, so the work runs in a child that is killed after 20 s.

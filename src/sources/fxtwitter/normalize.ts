@@ -1,5 +1,5 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
-import { capPost, dropNestedQuotes } from '../limits.ts';
+import { capPost, cutRawText, dropNestedQuotes, POST_LIMITS } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import { dropUndefined } from '../syndication/normalize.ts';
 import { buildVisibleText, detectEntities, displayUrl, holdText, type RawEntity, selectUncovered } from '../text.ts';
@@ -42,8 +42,10 @@ function authorOf(a: FxAuthor | undefined): Author | null {
 }
 
 function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
-  const raw = t.raw_text;
-  if (raw?.text) {
+  const raw = t.raw_text?.text
+    ? { ...t.raw_text, text: cutRawText(t.raw_text.text, t.raw_text.display_text_range) }
+    : null;
+  if (raw) {
     const entities: RawEntity[] = [];
     for (const f of raw.facets ?? []) {
       if (!f.indices) continue;
@@ -79,11 +81,11 @@ function textOf(t: FxTweet): { text: string; entities: Post['entities'] } {
     // Mentions and cashtags are not always sent as facets: find the ones between known entities.
     const found = detectEntities(raw.text).filter((d) => d.type !== 'url');
     for (const d of selectUncovered(found, entities)) entities.push(d);
-    return buildVisibleText(raw.text, raw.display_text_range, entities, false);
+    return buildVisibleText(raw.text, raw.display_text_range, entities, false, POST_LIMITS.textChars);
   }
   // Entities are found in the text as shown: a control inside a tag would end it.
-  const text = holdText(t.text ?? '').trimEnd();
-  return buildVisibleText(text, undefined, detectEntities(text), false);
+  const text = holdText(cutRawText(t.text ?? '')).trimEnd();
+  return buildVisibleText(text, undefined, detectEntities(text), false, POST_LIMITS.textChars);
 }
 
 function bestMp4(m: FxMedia): string | undefined {

@@ -1,5 +1,5 @@
 import type { Author, Counts, LinkCard, Media, Poll, Post, Verification } from '../post.ts';
-import { capPost, dropNestedQuotes } from '../limits.ts';
+import { capPost, cutRawText, dropNestedQuotes, POST_LIMITS } from '../limits.ts';
 import { postUrl } from '../post.ts';
 import {
   buildVisibleText,
@@ -219,7 +219,14 @@ export function normalizeSyndication(body: unknown, depth = 0): SyndicationParse
   const created = t.created_at ? Date.parse(t.created_at) : NaN;
   if (Number.isNaN(created)) return { kind: 'malformed', detail: 'created_at missing or invalid' };
 
-  const { text, entities } = buildVisibleText(t.text, t.display_text_range, rawEntitiesOf(t), true);
+  const raw = { ...t, text: cutRawText(t.text, t.display_text_range) };
+  const { text, entities } = buildVisibleText(
+    raw.text,
+    raw.display_text_range,
+    rawEntitiesOf(raw),
+    true,
+    POST_LIMITS.textChars,
+  );
   const counts: Counts = {};
   if (isCount(t.reply_count)) counts.replies = t.reply_count;
   else if (isCount(t.conversation_count)) counts.replies = t.conversation_count;
