@@ -6,6 +6,12 @@ import type { LastUsedRecorder } from './last-used.ts';
 export const MAX_ACTIVE_KEYS = 20;
 export const MAX_KEY_NAME = 60;
 
+/** A key's name as kept: blanks folded to one space; null when empty, too long or holding a control. */
+export function normalizeKeyName(raw: string): string | null {
+  const name = raw.trim().replace(/\s+/g, ' ');
+  return name.length === 0 || name.length > MAX_KEY_NAME || /\p{Cc}/u.test(name) ? null : name;
+}
+
 export type CreateKeyResult =
   | { ok: true; key: ApiKeyRecord; apiKey: string }
   | { ok: false; reason: 'invalid_name' | 'too_many_keys' };
@@ -33,10 +39,8 @@ export class KeyService {
 
   /** The plaintext key is returned this once; only its digest is stored. */
   async create(accountId: string, rawName: string): Promise<CreateKeyResult> {
-    const name = rawName.trim().replace(/\s+/g, ' ');
-    if (name.length === 0 || name.length > MAX_KEY_NAME || /\p{Cc}/u.test(name)) {
-      return { ok: false, reason: 'invalid_name' };
-    }
+    const name = normalizeKeyName(rawName);
+    if (name === null) return { ok: false, reason: 'invalid_name' };
     const active = (await this.accounts.listKeys(accountId)).filter((k) => k.revokedAt === null);
     if (active.length >= MAX_ACTIVE_KEYS) return { ok: false, reason: 'too_many_keys' };
     const apiKey = generateApiKey();

@@ -1,3 +1,4 @@
+import { MAX_KEY_NAME, normalizeKeyName } from '../account/keys.ts';
 import { AddressTakenError } from '../errors.ts';
 import type { Account, AccountStore, ApiKeyRecord } from '../storage/accounts/interface.ts';
 import { isPlan, PLANS, PLAN_NAMES, type Plan } from '../quota/plans.ts';
@@ -14,15 +15,22 @@ const noAccount = (accountId: string) => ({
 
 const EMAIL = /^[^\s\p{Cc}@<>()",;]{1,64}@[^\s\p{Cc}@<>()",;]{1,255}$/u;
 
-/** Creates a key; the plaintext is returned this once and only its digest is stored. */
+/**
+ * Creates a key, named as a customer names one on the account pages when `rawName` is given; the
+ * plaintext is returned this once and only its digest is stored.
+ */
 export async function issueApiKey(
   store: AccountStore,
   accountId: string,
   now: number,
+  rawName?: string,
 ): Promise<AdminResult<{ key: ApiKeyRecord; apiKey: string }>> {
+  const name = rawName === undefined ? null : normalizeKeyName(rawName);
+  if (rawName !== undefined && name === null)
+    return { ok: false, message: `a key name is 1 to ${MAX_KEY_NAME} characters, without control characters` };
   if (!(await store.getAccount(accountId))) return noAccount(accountId);
   const apiKey = generateApiKey();
-  const key = await store.createKey({ accountId, hash: hashApiKey(apiKey), prefix: displayPrefix(apiKey), now });
+  const key = await store.createKey({ accountId, hash: hashApiKey(apiKey), prefix: displayPrefix(apiKey), now, name });
   return { ok: true, value: { key, apiKey } };
 }
 

@@ -7,7 +7,7 @@ import { redactUrl } from '../util/redact-url.ts';
 import { CliError, type CliIo } from './index.ts';
 import { openStoreForCli } from './store.ts';
 
-type Flags = { json?: boolean; email?: string; plan?: string };
+type Flags = { json?: boolean; email?: string; plan?: string; name?: string };
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
@@ -133,7 +133,8 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
   return openStoreForCli(config, async (store) => {
     switch (sub) {
       case 'create': {
-        const { key, apiKey } = unwrap(await issueApiKey(store, need(id, 'ACCOUNT_ID'), systemClock()), config);
+        const issued = await issueApiKey(store, need(id, 'ACCOUNT_ID'), systemClock(), flags.name);
+        const { key, apiKey } = unwrap(issued, config);
         io.out(
           flags.json
             ? JSON.stringify({ keyId: key.id, accountId: key.accountId, apiKey })

@@ -16,7 +16,7 @@ Usage:
   postshot accounts list [--json]
   postshot accounts show ID [--json]
   postshot accounts set-plan ID PLAN
-  postshot keys create ACCOUNT_ID [--json]
+  postshot keys create ACCOUNT_ID [--name NAME] [--json]
   postshot keys list ACCOUNT_ID [--json]
   postshot keys revoke KEY_ID
   postshot usage ACCOUNT_ID [--json]
@@ -45,6 +45,7 @@ const CLI_OPTIONS = {
   json: { type: 'boolean' },
   email: { type: 'string' },
   plan: { type: 'string' },
+  name: { type: 'string' },
   ...Object.fromEntries(OPTION_NAMES.map((n) => [flagName(n), { type: 'string' as const }])),
   output: { type: 'string', short: 'o' },
   url: { type: 'string' },

@@ -73,6 +73,15 @@ test('accounts, keys and usage from the command line', async (t) => {
     after.map((k: { id: string }) => k.id),
   );
   assert.match(lines.find((l) => l.startsWith(second.keyId)) ?? '', /\trevoked \d{4}-/);
+  // Named as a customer names one on the account pages, with the same rules.
+  const named = JSON.parse((await cli(env, 'keys', 'create', accountId, '--name', '  CI   runner ', '--json')).out);
+  assert.match((await cli(env, 'keys', 'list', accountId)).out, new RegExp(`^${named.keyId}\\t.*\\t"CI runner"$`, 'm'));
+  assert.equal((await cli(env, 'keys', 'revoke', named.keyId)).code, 0);
+  const unnamed = await cli(env, 'keys', 'create', accountId, '--name', 'x'.repeat(61));
+  assert.deepEqual(
+    [unnamed.code, unnamed.err],
+    [1, 'postshot: a key name is 1 to 60 characters, without control characters'],
+  );
 });
 
 test('bad commands and values fail with one clear line', async (t) => {
