@@ -5,7 +5,7 @@
 import type { Node } from '@takumi-rs/core';
 import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
-import { hasImageInLtrRun, hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
+import { hasImageInLtrRun, hasSpaceInLtrRunOfPieces, hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
 import { hasSoftHyphen } from './soft-hyphens.ts';
 import type { Child, ImageBytes } from './tree.ts';
 import { insertWordBreaks, kanaBreaks, meetAtSaEdge, SA_JOINER, spaceBeforeKana } from './word-breaks.ts';
@@ -140,11 +140,16 @@ export function toNode(
     return node;
   }
   // Laid out first: a left-to-right paragraph with a space inside a right-to-left run, or a
-  // right-to-left one with an image inside a left-to-right run (rtl-run-breaks.ts), else one
-  // holding a soft hyphen (soft-hyphens.ts).
+  // right-to-left one with an image, or a space and a span's edge, inside a left-to-right run
+  // (rtl-run-breaks.ts), else one holding a soft hyphen (soft-hyphens.ts).
   const text = wrappingText(node, style);
   const width = style?.width as number;
-  const runBreaks = dir === 'ltr' ? hasSpaceInRtlRun : dir === 'rtl' ? hasImageInLtrRun : () => false;
+  const runBreaks =
+    dir === 'ltr'
+      ? hasSpaceInRtlRun
+      : dir === 'rtl'
+        ? (t: string) => hasImageInLtrRun(t) || hasSpaceInLtrRunOfPieces(piecesOf(node))
+        : () => false;
   if (text !== null && runBreaks(text)) fits.push({ node, width, inherited: inside, wraps: true });
   else if (text !== null && hasSoftHyphen(text)) fits.push({ node, width, inherited: inside, hyphens: true });
   return node;

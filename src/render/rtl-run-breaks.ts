@@ -89,6 +89,39 @@ export function hasImageInLtrRun(text: string): boolean {
   return false;
 }
 
+/**
+ * Whether a space of this right-to-left paragraph lies inside a left-to-right run that spans
+ * more than one of its pieces ("كأس Saudi @spagov", the mention a span of its own). A line the
+ * engine ends inside such a run draws the space before the next piece at the run's far end,
+ * gluing two words: such lines are to end with a forced break (breakRtlRunLines).
+ */
+export function hasSpaceInLtrRunOfPieces(pieces: Piece[]): boolean {
+  if (pieces.filter((p) => !p.image).length < 2) return false;
+  const text = pieces.map(textOf).join('');
+  if (!BREAKING_SPACES.test(text) || EXPLICIT.test(text)) return false;
+  const levels = levelsOf(text, 'rtl');
+  // Where each piece starts: a run holds a boundary when a unit and the one before it are in it.
+  const starts = new Set<number>();
+  let at = 0;
+  for (const piece of pieces) {
+    starts.add(at);
+    at += textOf(piece).length;
+  }
+  let runHasSpace = false;
+  let runCrosses = false;
+  for (let i = 0; i < text.length; i++) {
+    if (levels[i] % 2 === 1) {
+      runHasSpace = false;
+      runCrosses = false;
+      continue;
+    }
+    if (i > 0 && levels[i - 1] % 2 === 0 && starts.has(i)) runCrosses = true;
+    if (BREAKING_SPACES.test(text[i])) runHasSpace = true;
+    if (runHasSpace && runCrosses) return true;
+  }
+  return false;
+}
+
 /** A run of text as the engine laid it out (its MeasuredTextRun). */
 export interface LaidRun {
   text: string;

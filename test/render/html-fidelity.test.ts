@@ -227,6 +227,21 @@ test('HTML in Chromium matches the PNG: a link right after a Thai word', async (
   });
 });
 
+// A right-to-left paragraph wrapping inside a Latin run that holds a mention, hashtag or link (a
+// span of its own): the engine drew the space before the span at the run's far end, gluing
+// "SaudiNews50#spagov" and leaving two spaces beside the Arabic word.
+for (const [label, text, width] of [
+  ['mention', 'كأس @SaudiNews50 @spagov 2222 TASI', 330],
+  ['hashtag', 'كأس SaudiNews50 #spagov 2222 TASI', 330],
+  ['link', 'كأس SaudiNews50 https://x.co 2222 TASI', 330],
+  ['cashtag', '#كأس_العالم_2034 @SaudiNews50 @spagov $2222 $TASI', 550],
+] as const) {
+  test(`HTML in Chromium matches the PNG: a right-to-left line ending inside a Latin run with a ${label}`, async (t) => {
+    const post = corpusPost('arabic', { text, poll: undefined });
+    await assertHtmlMatchesPng(t, `rtl-latin-run-${label}`, post, new Map(), 'light', { width });
+  });
+}
+
 test('hostile post text shows literally, runs nothing and requests nothing', async () => {
   const post = loadPost(SAMPLES_DIR, '1900000000000000017');
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();

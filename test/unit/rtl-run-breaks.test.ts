@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import {
   breakRtlRunLines,
   hasImageInLtrRun,
+  hasSpaceInLtrRunOfPieces,
   hasSpaceInRtlRun,
   linesOf,
   type Piece,
@@ -13,6 +14,14 @@ test('an image inside a left-to-right run of a right-to-left paragraph is found'
   assert.equal(hasImageInLtrRun('جميل \ufffc Good morning'), false, "between the directions: the paragraph's");
   assert.equal(hasImageInLtrRun('جميل Good morning everyone'), false);
   assert.equal(hasImageInLtrRun('جميل \u2066Good \ufffc morning\u2069'), false, 'an isolate a forced break would end');
+});
+
+test('a space inside a left-to-right run that spans two pieces of a right-to-left paragraph is found', () => {
+  const pieces = (...texts: string[]): Piece[] => texts.map((text) => ({ text }));
+  assert.equal(hasSpaceInLtrRunOfPieces(pieces('كأس Saudi ', '@spagov', ' 2222')), true);
+  assert.equal(hasSpaceInLtrRunOfPieces(pieces('كأس ', '@spagov', ' كأس')), false, 'one Latin word: no space in it');
+  assert.equal(hasSpaceInLtrRunOfPieces(pieces('كأس Saudi News 2222')), false, 'one text node');
+  assert.equal(hasSpaceInLtrRunOfPieces(pieces('Saudi News ', 'كأس')), false, 'the edge is between the directions');
 });
 
 test('a space inside a right-to-left run of a left-to-right paragraph is found', () => {
