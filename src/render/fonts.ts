@@ -369,6 +369,33 @@ const SHARED = /^(?:\p{Script=Common}|\p{Script=Inherited})$/u;
 // Controls, format characters (joiners, tags) and variation selectors draw nothing of their own.
 const INVISIBLE = /^(?:\p{Cc}|\p{Cf}|\p{Zl}|\p{Zp}|\p{Variation_Selector})$/u;
 
+const WITH_MARKS = /\P{M}\p{M}+/gu;
+
+/**
+ * Adds, for each letter with combining marks that no chosen face has all of, the first face that
+ * has them all. A grapheme is drawn from one face, in the engine as in a browser: Greek Ϊ́
+ * (Ι U+0308 U+0301) or Church Slavonic а҃ (U+0483) took the letter's subset, which lacks the
+ * marks, and drew boxes where Noto Sans whole has the letter and its marks.
+ */
+function addFacesForMarks(
+  text: string,
+  order: FontFace[],
+  letters: Set<FontFace>,
+  isPicture: (cp: number) => boolean,
+): void {
+  const done = new Set<string>();
+  for (const [cluster] of text.matchAll(WITH_MARKS)) {
+    if (done.has(cluster)) continue;
+    done.add(cluster);
+    const drawn = [...cluster].filter((ch) => !INVISIBLE.test(ch)).map((ch) => ch.codePointAt(0)!);
+    if (drawn.some(isPicture)) continue;
+    const hasAll = (f: FontFace) => drawn.every((cp) => covers(f, cp));
+    if ([...letters].some(hasAll)) continue;
+    const face = order.find(hasAll);
+    if (face) letters.add(face);
+  }
+}
+
 /**
  * The faces (regular and bold) with glyphs for `text`, in fallback order. `isPicture` tells the
  * characters drawn as images (emoji): no font is loaded for them.
@@ -414,6 +441,7 @@ export function selectFonts(
       if (!ofLetters.some((f) => f.family === face.family && covers(f, cp))) letters.add(face);
     } else if (!ofLetters.some((f) => covers(f, cp))) choose(cp, face);
   }
+  addFacesForMarks(text, order, letters, isPicture);
   const chosen = new Set([...letters].map((f) => f.name.replace(/~400$/, '')));
   const key = `${cjk}|${[...chosen].join(',')}|${missing.join(',')}`;
   const cached = selectionCache.get(key);

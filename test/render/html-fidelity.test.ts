@@ -227,6 +227,17 @@ test('HTML in Chromium matches the PNG: a link right after a Thai word', async (
   });
 });
 
+// Letters whose marks their own subset lacks (Ι U+0308 U+0301, а U+0483): drawn as boxes, where
+// Chromium drew them whole.
+for (const [label, text] of [
+  ['greek-decomposed', 'Ἐν ἀρχῇ ἦν ὁ λόγος, καὶ ὁ λόγος ἦν πρὸς τὸν θεόν. ΐ ΰ ᾯ ᾧ Ϊ́ Ϋ́'.normalize('NFD')],
+  ['church-slavonic', 'Бл҃гослове́но и҆́мѧ а҃ в҃ г҃'],
+] as const) {
+  test(`HTML in Chromium matches the PNG: letters with marks their subset lacks (${label})`, async (t) => {
+    await assertHtmlMatchesPng(t, label, corpusPost('emoji', { text }), new Map(), 'dark', { width: 350 });
+  });
+}
+
 // A right-to-left paragraph wrapping inside a Latin run that holds a mention, hashtag or link (a
 // span of its own): the engine drew the space before the span at the run's far end, gluing
 // "SaudiNews50#spagov" and leaving two spaces beside the Arabic word.
