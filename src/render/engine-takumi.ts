@@ -5,7 +5,7 @@
 // Threat model: post text reaches the engine only as text nodes (never markup or CSS), and
 // images only as bytes prepared by sharp or shipped with the package (no URL is ever fetched).
 import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
-import { type FontFace, rangesOf, readFontData } from './fonts.ts';
+import { type FontFace, familyFaces, rangesOf, readFontData } from './fonts.ts';
 import { type Fit, piecesOf, toNode } from './engine-tree.ts';
 import { bidiClass, breakRtlRunLines, drawnOrder, linesOf } from './rtl-run-breaks.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
@@ -28,25 +28,35 @@ export interface Raster {
 let engine: Renderer | null = null;
 const registered = new Map<string, Promise<unknown>>();
 
-/** This thread's engine with `faces` registered (each face once per thread, when first needed). */
+/**
+ * This thread's engine with `faces` registered (each face once per thread, when first needed).
+ * A face comes with the rest of its family, one after another in fallback order: the engine
+ * tries a family's faces in the order they were registered, and a card is then drawn the same
+ * whatever the thread drew before it.
+ */
 async function engineWith(faces: FontFace[]): Promise<Renderer> {
   engine ??= new Renderer();
   const renderer = engine;
-  await Promise.all(
-    faces.map((face) => {
-      let done = registered.get(face.name);
-      if (!done) {
-        done = renderer.registerFont({
+  const register = (face: FontFace, after: Promise<unknown>) => {
+    let done = registered.get(face.name);
+    if (!done) {
+      done = after.then(() =>
+        renderer.registerFont({
           name: face.family,
           data: readFontData(face),
           weight: face.weight,
           style: 'normal',
           unicodeRange: rangesOf(face),
-        });
-        registered.set(face.name, done);
-      }
-      return done;
-    }),
+        }),
+      );
+      registered.set(face.name, done);
+    }
+    return done;
+  };
+  await Promise.all(
+    faces.map((face) =>
+      familyFaces(face).reduce<Promise<unknown>>((after, f) => register(f, after), Promise.resolve()),
+    ),
   );
   return renderer;
 }

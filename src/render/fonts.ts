@@ -271,6 +271,19 @@ function regularFaces(cjk: keyof typeof CJK_ORDERS): FontFace[] {
   return order;
 }
 
+/**
+ * The faces of `face`'s family and weight in fallback order (Latin first, as in regularFaces); a
+ * CJK subset alone. The engine tries a family's faces in the order they were registered: loaded
+ * as renders first needed them, a post's letters came from one subset or another depending on
+ * what the thread drew before (decomposed Vietnamese Ấ drew its marks two ways).
+ */
+export function familyFaces(face: FontFace): FontFace[] {
+  if (CJK.has(face.family)) return [face];
+  return listFaces()
+    .filter((f) => f.family === face.family && f.weight === face.weight)
+    .sort((a, b) => isLatin(a) - isLatin(b));
+}
+
 const coverage = new Map<string, Set<number>>();
 
 /** The code points a face has glyphs for (its cmap, read once). */

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { PNG } from 'pngjs';
 import { renderMarkdown } from '../../src/markdown/render.ts';
@@ -138,6 +139,17 @@ test('a letter whose marks its own subset lacks is drawn whole: decomposed Greek
   for (const text of ['Ϊ́ Ϋ́ ᾯ'.normalize('NFD'), 'бл҃гослове́но а҃ в҃ г҃ и҆мѧ']) {
     assert.deepEqual(splitGraphemes(corpusPost('emoji', { text })), [], text);
   }
+});
+
+// The engine tries a family's faces in the order they were registered: registered as cards first
+// needed them, a decomposed Vietnamese Ấ took its marks from one Noto Sans subset or another.
+test('a card is drawn the same whatever its process drew before it', () => {
+  const script = new URL('./workers/draw-after.ts', import.meta.url).pathname;
+  const target = 'ẤẦẨẪẬ ỀỂỄỆ'.normalize('NFD');
+  const hashes = [[], ['Hello'], ['Αθήνα', 'Tiếng Việt']].map((before) =>
+    execFileSync(process.execPath, ['--import', 'tsx', script, ...before, target], { encoding: 'utf8' }),
+  );
+  assert.equal(new Set(hashes).size, 1, hashes.join(' '));
 });
 
 test('a card loads no face for joiners or for spaces Latin has: French, emoji sequences, Persian', () => {
