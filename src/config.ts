@@ -221,6 +221,10 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     );
   }
   const scheme = tlsCert ? 'https' : 'http';
+  const defaultPublicUrl = `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  // Without POSTSHOT_PUBLIC_URL the public URL is made of HOST: a HOST no URL can hold is HOST's fault.
+  if (!env.POSTSHOT_PUBLIC_URL && !URL.canParse(defaultPublicUrl))
+    throw new ConfigError('HOST', `must be a host name or an IP address, got "${host}"`);
   const config: Config = {
     port,
     host,
@@ -229,10 +233,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     redisUrl: readUrl(env, 'POSTSHOT_REDIS_URL', undefined, ['redis:', 'rediss:']),
     redisPrefix: env.POSTSHOT_REDIS_PREFIX || 'postshot:',
     imageStore: readImageStore(env, dataDir),
-    publicUrl: readUrl(env, 'POSTSHOT_PUBLIC_URL', `${scheme}://${host.includes(':') ? `[${host}]` : host}:${port}`, [
-      'http:',
-      'https:',
-    ])!,
+    publicUrl: readUrl(env, 'POSTSHOT_PUBLIC_URL', defaultPublicUrl, ['http:', 'https:'])!,
     smtpUrl: readUrl(env, 'POSTSHOT_SMTP_URL', undefined, ['smtp:', 'smtps:']),
     mailFrom: env.POSTSHOT_MAIL_FROM || 'postshot@localhost',
     sources: readSources(env),
