@@ -53,7 +53,11 @@ export function registerImageRoutes(app: FastifyInstance, c: Container): void {
         .header('ETag', etag)
         .header('Accept-Ranges', 'bytes');
       if (lastModified) reply.header('Last-Modified', lastModified);
-      if (fresh(request.headers, { etag, 'last-modified': lastModified })) return reply.code(304).send();
+      // `fresh` calls any request with `Cache-Control: no-cache` stale, but that directive asks caches
+      // to revalidate with the origin, which is this answer: fetch() adds it to every request that
+      // carries If-None-Match or If-Modified-Since, so without this no fetch() client ever got a 304.
+      const conditions = { ...request.headers, 'cache-control': undefined };
+      if (fresh(conditions, { etag, 'last-modified': lastModified })) return reply.code(304).send();
 
       const size = found.bytes.length;
       const range = request.headers.range && readRange(request.headers.range, size);
