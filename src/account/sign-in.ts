@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import { AddressTakenError } from '../errors.ts';
 import type { Mailer } from '../notify/interface.ts';
+import { messageIdDomain } from '../notify/message.ts';
 import type { RateLimiter } from '../ratelimit/interface.ts';
 import type { Account, AccountStore } from '../storage/accounts/interface.ts';
 import type { InFlight } from '../util/in-flight.ts';
@@ -75,7 +76,7 @@ export class SignInService {
     const token = generateSecretToken('psl');
     const now = this.d.clock();
     await this.d.store.insertSignInToken({ hash: hashSecretToken(token), email, now, expiresAt: now + SIGN_IN_TTL_MS });
-    const domain = this.d.mailFrom.split('@')[1] ?? 'localhost';
+    const domain = messageIdDomain(this.d.mailFrom);
     await this.d.mailer.send(
       composeSignInMail({
         to: email,

@@ -3,6 +3,17 @@ import { computePeriod } from '../quota/period.ts';
 import { PLANS } from '../quota/plans.ts';
 import type { ClaimedMessage, MailMessage } from './interface.ts';
 
+/**
+ * The domain a Message-ID is made under: that of the sender's address, whether POSTSHOT_MAIL_FROM is
+ * a bare address or names the sender (`postshot <no-reply@example.com>`); `localhost` without one.
+ */
+export function messageIdDomain(from: string): string {
+  const address = /<([^<>]*)>\s*$/.exec(from)?.[1] ?? from;
+  const at = address.lastIndexOf('@');
+  const domain = address.slice(at + 1).trim();
+  return at !== -1 && /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
+}
+
 const PLAN_LABEL: Record<string, string> = { free: 'Free', pro: 'Pro', pro_plus: 'Pro+', business: 'Business' };
 
 /**

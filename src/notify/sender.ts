@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import type { Mailer, OutboxStore } from './interface.ts';
-import { composeQuotaMail } from './message.ts';
+import { composeQuotaMail, messageIdDomain } from './message.ts';
 
 const LEASE_MS = 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
@@ -42,7 +42,7 @@ export class OutboxSender {
       const batch = await this.store.claimDue(this.owner, this.clock(), LEASE_MS, 20);
       if (batch.length === 0) return sent;
       for (const m of batch) {
-        const domain = this.from.split('@')[1] ?? 'localhost';
+        const domain = messageIdDomain(this.from);
         try {
           await this.mailer.send(composeQuotaMail(m, this.from, domain));
         } catch (err) {

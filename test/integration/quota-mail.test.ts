@@ -7,6 +7,7 @@ import { FileMailer } from '../../src/notify/file.ts';
 import { build, makeTempDir, manualClock, type Harness } from '../helper.ts';
 import { freePort } from '../free-port.ts';
 import { startSmtp } from '../smtp.ts';
+import { waitForMail } from '../account-pages.ts';
 
 const NO_RATE = { POSTSHOT_RATE_LIMITS: 'free=100000,pro=100000,pro_plus=100000,business=100000' };
 const POST = '1900000000000000001';
@@ -53,6 +54,24 @@ test('each threshold sends exactly one e-mail with the right numbers', async (t)
   assert.equal(refused.statusCode, 403);
   assert.equal(await h.c.outbox.drain(), 0);
   assert.equal(smtp.received.length, 4);
+});
+
+test('a sender named in POSTSHOT_MAIL_FROM still gives well-formed Message-IDs under its domain', async (t) => {
+  const smtp = await startSmtp();
+  t.after(() => smtp.close());
+  const h = await build(t, {
+    env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url, POSTSHOT_MAIL_FROM: 'postshot <quota@postshot.test>' },
+  });
+  const { apiKey } = await h.account('free', 'named@example.com');
+  await spend(h, apiKey, 25);
+  assert.equal(await h.c.outbox.drain(), 1);
+  assert.equal((await h.c.account.signIn.request('named@example.com', '127.0.0.1')).ok, true);
+  const signIn = await waitForMail(smtp, 'named@example.com');
+  for (const mail of [smtp.received[0], signIn]) {
+    assert.match(mail.raw, /^From: postshot <quota@postshot\.test>$/m);
+    // One id-left, one @ and the sender's domain, in one pair of angle brackets (RFC 5322 msg-id).
+    assert.match(mail.raw, /^Message-ID: <[^<>@\s]+@postshot\.test>$/m, mail.subject);
+  }
 });
 
 test('a bulk request that jumps past a threshold: the mail says it was passed and gives the real share', async (t) => {
