@@ -15,7 +15,7 @@ function accountJson(a: Account) {
   return { id: a.id, email: a.email, plan: a.plan, anchor: iso(a.anchor), createdAt: iso(a.createdAt) };
 }
 
-// "No account" names the database searched: the commands read POSTSHOT_DATA_DIR (./data by
+// "No account" (and "no key") names the database searched: the commands read POSTSHOT_DATA_DIR (./data by
 // default), so an operator pointed at another data dir than the service's can tell.
 const inDatabase = (config: Readonly<Config>) => ` in ${redactUrl(config.databaseUrl)}`;
 const noAccount = (config: Readonly<Config>, id: string | undefined) =>
@@ -152,7 +152,7 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
       }
       case 'revoke': {
         const key = await store.revokeKey(need(id, 'KEY_ID'), systemClock());
-        if (!key) throw new CliError(`no key ${id}`);
+        if (!key) throw new CliError(`no key ${id}${inDatabase(config)}`);
         io.out(flags.json ? JSON.stringify({ keyId: key.id, revokedAt: iso(key.revokedAt) }) : `key ${key.id} revoked`);
         return 0;
       }

@@ -99,6 +99,9 @@ test('bad commands and values fail with one clear line', async (t) => {
   assert.equal(missing.err, `postshot: no account acc_missing in ${db}`);
   assert.equal((await cli(env, 'keys', 'create', 'acc_missing')).err, `postshot: no account acc_missing in ${db}`);
   assert.equal((await cli(env, 'accounts', 'list')).out, `no accounts in ${db}`);
+  const noKey = await cli(env, 'keys', 'revoke', 'key_missing');
+  assert.equal(noKey.code, 1);
+  assert.equal(noKey.err, `postshot: no key key_missing in ${db}`);
   assert.equal((await cli(env, 'frobnicate')).code, 2);
   // An unknown flag: one line naming it, with the kebab-case flag it likely meant; no help dump.
   const camel = await cli(env, 'render', '20', '--aspectRatio', '4:5');
