@@ -235,7 +235,7 @@ export function loadConfig(env: Env = process.env): Readonly<Config> {
     imageStore: readImageStore(env, dataDir),
     publicUrl: readUrl(env, 'POSTSHOT_PUBLIC_URL', defaultPublicUrl, ['http:', 'https:'])!,
     smtpUrl: readUrl(env, 'POSTSHOT_SMTP_URL', undefined, ['smtp:', 'smtps:']),
-    mailFrom: env.POSTSHOT_MAIL_FROM || 'postshot@localhost',
+    mailFrom: readMailFrom(env),
     sources: readSources(env),
     fxtwitterUrl: readUrl(env, 'POSTSHOT_FXTWITTER_URL', 'https://api.fxtwitter.com', ['http:', 'https:'])!,
     syndicationUrl: readUrl(env, 'POSTSHOT_SYNDICATION_URL', 'https://cdn.syndication.twimg.com', ['http:', 'https:'])!,
@@ -281,6 +281,18 @@ function readLogLevel(env: Env): string {
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (!levels.includes(raw))
     throw new ConfigError('POSTSHOT_LOG_LEVEL', `must be one of ${levels.join(', ')}, got "${raw}"`);
+  return raw;
+}
+
+/** A sender the mail server can take: `name@domain`, or a named one (`postshot <name@domain>`). */
+function readMailFrom(env: Env): string {
+  const raw = env.POSTSHOT_MAIL_FROM || 'postshot@localhost';
+  const address = /^[^<>]*<([^<>]*)>\s*$/.exec(raw)?.[1] ?? raw;
+  if (!/^[^\s\p{Cc}@<>()",;]{1,64}@[A-Za-z0-9.-]{1,255}$/u.test(address))
+    throw new ConfigError(
+      'POSTSHOT_MAIL_FROM',
+      `must be an e-mail address (name@example.com or "postshot <name@example.com>"), got "${raw}"`,
+    );
   return raw;
 }
 
