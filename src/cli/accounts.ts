@@ -123,7 +123,11 @@ export async function runAccountsCommand(config: Readonly<Config>, args: string[
         return 0;
       }
       default:
-        throw new CliError(`unknown accounts command "${sub ?? ''}" (create, list, show, set-plan)`);
+        throw new CliError(
+          sub
+            ? `unknown accounts command "${sub}" (create, list, show, set-plan)`
+            : `missing the accounts command (create, list, show, set-plan)`,
+        );
     }
   });
 }
@@ -157,7 +161,11 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
         return 0;
       }
       default:
-        throw new CliError(`unknown keys command "${sub ?? ''}" (create, list, revoke)`);
+        throw new CliError(
+          sub
+            ? `unknown keys command "${sub}" (create, list, revoke)`
+            : `missing the keys command (create, list, revoke)`,
+        );
     }
   });
 }

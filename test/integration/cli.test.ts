@@ -103,6 +103,16 @@ test('bad commands and values fail with one clear line', async (t) => {
   assert.equal(noKey.code, 1);
   assert.equal(noKey.err, `postshot: no key key_missing in ${db}`);
   assert.equal((await cli(env, 'frobnicate')).code, 2);
+  // A group without its command says what is missing, not that "" is unknown.
+  assert.equal(
+    (await cli(env, 'accounts')).err,
+    'postshot: missing the accounts command (create, list, show, set-plan)',
+  );
+  assert.equal((await cli(env, 'keys')).err, 'postshot: missing the keys command (create, list, revoke)');
+  assert.equal(
+    (await cli(env, 'keys', 'rotate')).err,
+    'postshot: unknown keys command "rotate" (create, list, revoke)',
+  );
   // An unknown flag: one line naming it, with the kebab-case flag it likely meant; no help dump.
   const camel = await cli(env, 'render', '20', '--aspectRatio', '4:5');
   assert.equal(camel.code, 2);
