@@ -12,8 +12,10 @@ const W = 640;
 const H = 200;
 const PAD = { top: 12, right: 8, bottom: 24, left: 36 };
 
+/** The top of the scale: a round number, and an even one, so that the middle line is a whole number too. */
 function niceMax(n: number): number {
   if (n <= 4) return 4;
+  if (n < 10) return n + (n % 2);
   const step = 10 ** Math.floor(Math.log10(n));
   return Math.ceil(n / step) * step;
 }
