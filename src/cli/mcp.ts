@@ -68,12 +68,19 @@ export async function runMcpForwarder(
     if (typeof version === 'string') upstream.setProtocolVersion(version);
     void local.send(message);
   };
-  upstream.onerror = (err) => io.err(`postshot mcp: ${describeError(err)}`);
+  // Closing aborts what the client transport still has in flight, such as its probe for a GET
+  // event stream after `notifications/initialized`: that is the forwarder stopping, not an error.
+  let closing = false;
+  upstream.onerror = (err) => {
+    if (closing && (err as Error).name === 'AbortError') return;
+    io.err(`postshot mcp: ${describeError(err)}`);
+  };
   await upstream.start();
   await local.start();
   process.stdin.once('end', () => void local.close());
   await closed;
   while (pending.size > 0) await Promise.allSettled([...pending]);
+  closing = true;
   await upstream.close();
   return 0;
 }

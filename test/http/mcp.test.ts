@@ -335,6 +335,42 @@ test('postshot mcp: requests written before stdin closes are still answered', as
   assert.equal(answers[1].result.structuredContent.remaining, 300);
 });
 
+test('postshot mcp: a session that ends right after initializing leaves stderr empty', async (t) => {
+  const h = await listening(t);
+  const { apiKey } = await h.account('pro');
+  const { spawn } = await import('node:child_process');
+  const messages = [
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } },
+    },
+    { jsonrpc: '2.0', method: 'notifications/initialized' },
+  ];
+  // After `initialized` the client transport probes for a GET event stream; stdin ending at once
+  // closes the forwarder while that probe is in flight. Stopping is not an error to report.
+  for (let run = 0; run < 3; run++) {
+    const child = spawn(process.execPath, [
+      path.join(REPO_DIR, 'bin', 'postshot.js'),
+      'mcp',
+      '--url',
+      h.url,
+      '--api-key',
+      apiKey,
+    ]);
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+    const status = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(status, 0, stderr);
+    assert.equal(JSON.parse(stdout.trim()).id, 1);
+    assert.equal(stderr, '', `run ${run}`);
+  }
+});
+
 test('hostile MCP bodies get JSON-RPC or tool errors, never a 5xx, and cost nothing', async (t) => {
   const h = await listening(t);
   const { apiKey } = await h.account('free');
