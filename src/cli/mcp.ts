@@ -45,8 +45,9 @@ export async function runMcpForwarder(
     local.onclose = resolve;
   });
 
-  const failed = (message: JSONRPCMessage, err: unknown) => {
-    io.err(`postshot mcp: ${endpoint.origin}: ${describeError(err)}`);
+  // The client transport reports a failed send to onerror (below) before it rejects: the reason is
+  // on stderr once, from there; the client is told here.
+  const failed = (message: JSONRPCMessage) => {
     if (!isJSONRPCRequest(message)) return;
     void local.send({
       jsonrpc: '2.0',
@@ -58,7 +59,7 @@ export async function runMcpForwarder(
   // client may write its requests and close stdin at once (`echo … | postshot mcp`).
   const pending = new Set<Promise<void>>();
   local.onmessage = (message) => {
-    const sent = upstream.send(message).catch((err) => failed(message, err));
+    const sent = upstream.send(message).catch(() => failed(message));
     pending.add(sent);
     void sent.finally(() => pending.delete(sent));
   };
@@ -73,7 +74,7 @@ export async function runMcpForwarder(
   let closing = false;
   upstream.onerror = (err) => {
     if (closing && (err as Error).name === 'AbortError') return;
-    io.err(`postshot mcp: ${describeError(err)}`);
+    io.err(`postshot mcp: ${endpoint.origin}: ${describeError(err)}`);
   };
   await upstream.start();
   await local.start();

@@ -288,6 +288,8 @@ test('postshot mcp: the stdio forwarder lists and runs the tools of a running se
   await once(forwarder, 'exit');
   assert.match(stderr, /fetch failed \(ECONNREFUSED\)/);
   assert.doesNotMatch(stderr, /fetch failed$/m, 'no line without its reason');
+  // One line per failed request, naming the service.
+  assert.match(stderr, /^postshot mcp: http:\/\/127\.0\.0\.1:\d+: fetch failed \(ECONNREFUSED\)\n$/);
 });
 
 test('postshot mcp: requests written before stdin closes are still answered', async (t) => {
