@@ -1,5 +1,5 @@
 import { checkMediaUrl } from '../sources/media.ts';
-import { pollTotal, segmentText, type Media, type Post } from '../sources/post.ts';
+import { pollTotal, segmentText, shownText, type Media, type Post } from '../sources/post.ts';
 
 export interface MarkdownOptions {
   includeStats: boolean;
@@ -178,7 +178,7 @@ function bodyBlocks(post: Post, options: MarkdownOptions): string[] {
   // A reply's text often leaves out whom it answers (X drops the leading @mentions): say it, as the card does.
   const reply = replyLine(post);
   if (reply) blocks.push(reply);
-  const text = textBlock(post);
+  const text = textBlock({ ...post, ...shownText(post) });
   if (text) blocks.push(text);
   // A list, one item per choice: each label is escaped, so none can start another block.
   if (post.poll) blocks.push(pollLines(post).join('\n'));

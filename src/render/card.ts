@@ -1,6 +1,6 @@
 // Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
 import { cutMarked } from '../sources/limits.ts';
-import { type LinkCard, type Media, type Poll, type Post, pollTotal } from '../sources/post.ts';
+import { type LinkCard, type Media, type Poll, type Post, pollTotal, shownText } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { cutText } from './cut-text.ts';
 import { countsRow } from './counters.ts';
@@ -317,7 +317,7 @@ function quoteCard(ctx: CardContext, q: Post): El {
     q.text
       ? box(
           { marginTop: 4 },
-          renderText(q, {
+          renderText(shownText(q), {
             width: ctx.layout.quoteInner,
             fontSize: 15,
             lineHeight: 20,
@@ -372,7 +372,8 @@ export function cardImages(post: Post, layout: CardLayout): Array<{ url: string;
 function postText(ctx: CardContext, post: Post): El | null {
   if (!post.text) return null;
   const t = ctx.theme;
-  const shown = ctx.options.showFullText ? null : cutText(post);
+  // Cut here (showFullText=false), or by the source, which gave only the first part: "Show more".
+  const shown = (ctx.options.showFullText ? null : cutText(post)) ?? (post.truncated ? shownText(post) : null);
   return box(
     { marginTop: 12, flexDirection: 'column' },
     renderText(shown ? { ...post, ...shown } : post, {

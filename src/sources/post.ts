@@ -92,6 +92,16 @@ export interface Post {
 
 export type TextSegment = { type: 'text'; text: string } | (Entity & { text: string });
 
+/**
+ * The text to show of a post whose source gave only its first part (`truncated`: a long post from
+ * the syndication endpoint, or past X's own limit): it ends with an ellipsis, as X ends a cut text,
+ * so that nobody takes it for the whole post. Any other post's text as it is.
+ */
+export function shownText(post: Pick<Post, 'text' | 'entities' | 'truncated'>): Pick<Post, 'text' | 'entities'> {
+  if (!post.truncated || post.text === '' || post.text.endsWith('…')) return post;
+  return { text: `${post.text}…`, entities: post.entities };
+}
+
 /** Splits the text into plain runs and entity runs, in order. */
 export function segmentText(post: Pick<Post, 'text' | 'entities'>): TextSegment[] {
   const cps = Array.from(post.text);

@@ -5,7 +5,7 @@ import { marked } from 'marked';
 import { renderMarkdownOnce } from '../../src/markdown/memo.ts';
 import { renderMarkdown, formatUtc } from '../../src/markdown/render.ts';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
-import type { Post } from '../../src/sources/post.ts';
+import { type Post, shownText } from '../../src/sources/post.ts';
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
 import { decodeHtmlEntities } from '../../src/sources/text.ts';
 import { hasShared, listBodies, readJson, SAMPLES_DIR } from '../fixtures.ts';
@@ -34,9 +34,10 @@ function visibleText(html: string): string {
   );
 }
 
+/** The post's text, with the ellipsis that marks one the source gave only the first part of. */
 function expectedText(post: Post): string {
-  return post.text
-    .split('\n')
+  return shownText(post)
+    .text.split('\n')
     .map((l) => l.replace(/\s+$/u, ''))
     .join('\n')
     .replace(/\n{3,}/g, '\n\n')
