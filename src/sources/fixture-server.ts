@@ -106,9 +106,13 @@ function loadRoot(
     for (const [url, e] of Object.entries(entries)) {
       if (!URL.canParse(url) || typeof e?.file !== 'string' || typeof e.contentType !== 'string')
         throw new Error(`media/manifest.json: "${url}" is not an image URL with a file and a contentType`);
+      // Named at start: a file that is not there would only show later as a placeholder image.
+      const file = path.join(root, 'media', e.file);
+      if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile())
+        throw new Error(`media/manifest.json: "${url}" names ${e.file}, which is not a file in media/`);
       const { key, name } = mediaKey(url);
       const list = media.get(key) ?? [];
-      list.push({ file: path.join(root, 'media', e.file), contentType: e.contentType, name });
+      list.push({ file, contentType: e.contentType, name });
       media.set(key, list);
     }
   }

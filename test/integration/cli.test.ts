@@ -453,8 +453,19 @@ test('postshot demo --posts serves your own posts beside the samples, names file
   fs.cpSync(path.join(dir, 'upstream'), path.join(badManifest, 'upstream'), { recursive: true });
   fs.mkdirSync(path.join(badManifest, 'media'));
   fs.writeFileSync(path.join(badManifest, 'media', 'manifest.json'), '{"https://pbs.twimg.com/a.jpg": ');
+  const goneImage = makeTempDir();
+  fs.cpSync(path.join(dir, 'upstream'), path.join(goneImage, 'upstream'), { recursive: true });
+  fs.mkdirSync(path.join(goneImage, 'media'));
+  fs.writeFileSync(
+    path.join(goneImage, 'media', 'manifest.json'),
+    JSON.stringify({ 'https://pbs.twimg.com/media/gone.jpg': { file: 'gone.jpg', contentType: 'image/jpeg' } }),
+  );
   for (const [folder, said] of [
     [badManifest, /--posts .*: media\/manifest\.json is not JSON/],
+    [
+      goneImage,
+      /--posts .*: media\/manifest\.json: "https:\/\/pbs\.twimg\.com\/media\/gone\.jpg" names gone\.jpg, which is not a file in media\//,
+    ],
     [empty, /--posts .*: no posts in it/],
     [misnamed, /--posts .*: no posts in it \(.*; found upstream\/fxtwitter\/hello\.json\)/],
     [path.join(empty, 'missing'), /--posts .*: no such folder/],
