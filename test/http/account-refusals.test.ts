@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { MAX_ACTIVE_KEYS } from '../../src/account/keys.ts';
+import { issueApiKey } from '../../src/auth/admin.ts';
 import { authenticate } from '../../src/auth/authenticate.ts';
 import { buildListening, type PagesHarness, requestSignInLink, waitForMail } from '../account-pages.ts';
 import { manualClock } from '../helper.ts';
@@ -144,6 +146,23 @@ test("another account's key id in a revoke form is refused and the key stays act
   const auth = await authenticate(h.c.accounts, victim.apiKey);
   assert.equal(auth.ok, true, "the victim's key still works");
   assert.equal((await h.c.accounts.listKeys(victim.accountId))[0].revokedAt, null);
+});
+
+test('a key past the most an account may hold is refused, naming that most, however the keys were made', async (t) => {
+  const h = await buildListening(t);
+  const holder = await h.account('pro', 'many@example.com');
+  // The operator's CLI is not held to the pages' limit: two more than it.
+  for (let i = 0; i < MAX_ACTIVE_KEYS + 1; i++) await issueApiKey(h.c.accounts, holder.accountId, Date.now());
+  const page = await (await newContext(t, h)).newPage();
+  assert.equal(await useLink(page, await requestSignInLink(page, h, 'many@example.com', 1)), true);
+  await page.goto('/account/keys');
+  await page.getByLabel('Name').fill('one more');
+  await page.getByRole('button', { name: 'Create key' }).click();
+  await page.waitForLoadState();
+  const said = await page.locator('body').innerText();
+  assert.match(said, new RegExp(`at most ${MAX_ACTIVE_KEYS} active keys`));
+  assert.doesNotMatch(said, /You have 20/, 'the count is not claimed: this account has 22');
+  assert.equal((await h.c.accounts.listKeys(holder.accountId)).length, MAX_ACTIVE_KEYS + 2);
 });
 
 test('sign-in answers the same for a known and an unknown address; closed sign-up mails only known ones', async (t) => {

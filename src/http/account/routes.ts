@@ -2,6 +2,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { buildOverview } from '../../account/overview.ts';
+import { MAX_ACTIVE_KEYS, MAX_KEY_NAME } from '../../account/keys.ts';
 import { isWellFormedToken } from '../../account/secret-token.ts';
 import type { Container } from '../../container.ts';
 import type { Account } from '../../storage/accounts/interface.ts';
@@ -30,8 +31,8 @@ const HTML = 'text/html; charset=utf-8';
 const MAX_DISPLAY_NAME = 80;
 
 const KEY_ERRORS = {
-  invalid_name: 'Give the key a name of 1 to 60 characters.',
-  too_many_keys: 'You have 20 active keys, the most an account can have. Revoke one first.',
+  invalid_name: `Give the key a name of 1 to ${MAX_KEY_NAME} characters.`,
+  too_many_keys: `An account can have at most ${MAX_ACTIVE_KEYS} active keys. Revoke one first.`,
 } as const;
 
 function invalidLinkPage(reason: 'invalid_link' | 'signup_closed'): string {
