@@ -24,8 +24,9 @@ const INSTRUCTIONS =
   'several, screenshot_post for an image of a post, get_usage to see the credits left. A post is given by ' +
   'its numeric id or its URL. Errors carry a stable code such as post_not_found or quota_exceeded.';
 
-// Only the presence and type of the post ids are checked here: everything else (id syntax, how many,
-// the options) is the REST route's to refuse, with its own codes and messages.
+// Only the argument names and the presence and type of the post ids are checked here: everything
+// else (id syntax, how many, the options' values) is the REST route's to refuse, with its own codes
+// and messages.
 // The SDK builds an Ajv instance per server unless given one: a server per request would pay for it each time.
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
@@ -142,6 +143,17 @@ export function createMcpServer(call: RestCaller): Server {
       return toolError({ code: 'not_found', status: 404, detail: `No tool named "${request.params.name}".` });
     }
     const args = request.params.arguments ?? {};
+    // Named as the tool's input schema names them: the REST route would call it a query parameter.
+    const known = Object.keys(tool.inputSchema.properties);
+    const unknown = Object.keys(args).find((name) => !known.includes(name));
+    if (unknown !== undefined) {
+      const takes = known.length ? `it takes ${known.join(', ')}` : 'it takes none';
+      return toolError({
+        code: 'invalid_parameter',
+        status: 400,
+        detail: `Unknown argument ${JSON.stringify(unknown.slice(0, 100))} for ${tool.name}; ${takes}.`,
+      });
+    }
     const check = checkers.get(tool.name)!;
     if (!check.Check(args)) {
       const issue = [...check.Errors(args)][0];

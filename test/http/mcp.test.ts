@@ -217,6 +217,13 @@ test('MCP refusals: bad key, exhausted quota, missing post, bad arguments, rate 
   // The auth matrix per endpoint holds: content answers 403 for the same key.
   assert.deepEqual([problemOf(await call(malformed, 'get_post_markdown', { tweetId: TEXT_POST })).status], [403]);
   const none = await httpClient(t, h.url, {});
+  const extra = problemOf(await call(none, 'get_usage', { extra: 1 }));
+  assert.deepEqual(
+    [extra.code, extra.detail],
+    ['invalid_parameter', 'Unknown argument "extra" for get_usage; it takes none.'],
+  );
+  const typo = problemOf(await call(none, 'get_post_markdown', { tweetId: TEXT_POST, includestats: false }));
+  assert.match(typo.detail, /^Unknown argument "includestats" for get_post_markdown; it takes tweetId, includeStats/);
   const noKey = problemOf(await call(none, 'get_usage'));
   assert.equal(noKey.code, 'missing_api_key');
   assert.match(noKey.detail, /X-API-KEY.*Authorization: Bearer/, 'both ways /mcp takes a key');
