@@ -97,10 +97,14 @@ export function createLogger(config: Readonly<Config>, stream?: DestinationStrea
   );
 }
 
-export async function openAccountStore(config: Readonly<Config>): Promise<AccountStore> {
-  if (config.databaseUrl.startsWith('sqlite:')) return openSqliteStore(config.databaseUrl);
+/**
+ * The configured account store, made and brought up to date when `create` (a service, or the
+ * command that makes an account); otherwise one that is not there yet is refused, not made.
+ */
+export async function openAccountStore(config: Readonly<Config>, { create = true } = {}): Promise<AccountStore> {
+  if (config.databaseUrl.startsWith('sqlite:')) return openSqliteStore(config.databaseUrl, create);
   const { openPostgresStore } = await import('./storage/accounts/postgres/open.ts');
-  return openPostgresStore(config.databaseUrl);
+  return openPostgresStore(config.databaseUrl, create);
 }
 
 async function openRateLimiter(config: Readonly<Config>, clock: Clock, redis: Redis | null): Promise<RateLimiter> {

@@ -78,62 +78,73 @@ function describeUsage(accountId: string, u: Awaited<ReturnType<typeof usageJson
   ];
 }
 
+const ACCOUNTS_COMMANDS = ['create', 'list', 'show', 'set-plan'];
+const KEYS_COMMANDS = ['create', 'list', 'revoke'];
+
+function unknownCommand(group: string, sub: string | undefined, known: string[]): CliError {
+  const list = known.join(', ');
+  return new CliError(sub ? `unknown ${group} command "${sub}" (${list})` : `missing the ${group} command (${list})`);
+}
+
 export async function runAccountsCommand(config: Readonly<Config>, args: string[], flags: Flags, io: CliIo) {
   const [sub, id, plan] = args;
-  return openStoreForCli(config, async (store) => {
-    const now = systemClock();
-    switch (sub) {
-      case 'create': {
-        const created = unwrap(
-          await createAccountWithKey(store, { email: need(flags.email, '--email'), plan: flags.plan }, now),
-          config,
-        );
-        if (flags.json) io.out(JSON.stringify({ accountId: created.account.id, apiKey: created.apiKey }));
-        else {
-          io.out(`account ${created.account.id} (${created.account.email}, ${created.account.plan})`);
-          io.out(`API key ${created.key.id}: ${created.apiKey}`);
-          io.out('The key is shown once; store it now.');
+  // Before the database is opened: a mistyped command says so, wherever the database is.
+  if (!ACCOUNTS_COMMANDS.includes(sub)) throw unknownCommand('accounts', sub, ACCOUNTS_COMMANDS);
+  return openStoreForCli(
+    config,
+    async (store) => {
+      const now = systemClock();
+      switch (sub) {
+        case 'create': {
+          const created = unwrap(
+            await createAccountWithKey(store, { email: need(flags.email, '--email'), plan: flags.plan }, now),
+            config,
+          );
+          if (flags.json) io.out(JSON.stringify({ accountId: created.account.id, apiKey: created.apiKey }));
+          else {
+            io.out(`account ${created.account.id} (${created.account.email}, ${created.account.plan})`);
+            io.out(`API key ${created.key.id}: ${created.apiKey}`);
+            io.out('The key is shown once; store it now.');
+          }
+          return 0;
         }
-        return 0;
-      }
-      case 'list': {
-        const accounts = await store.listAccounts();
-        if (flags.json) io.out(JSON.stringify(accounts.map(accountJson)));
-        else if (accounts.length === 0) io.out(`no accounts${inDatabase(config)}`);
-        else for (const a of accounts) io.out(`${a.id}\t${a.plan}\t${a.email}\t${iso(a.createdAt)}`);
-        return 0;
-      }
-      case 'show': {
-        const account = await store.getAccount(need(id, 'ACCOUNT_ID'));
-        if (!account) throw noAccount(config, id);
-        const keys = await keyRows(store, account.id);
-        const usage = await usageJson(store, account);
-        if (flags.json) io.out(JSON.stringify({ ...accountJson(account), usage, keys }));
-        else {
-          io.out(`account ${account.id} (${account.email}, ${account.plan}), created ${iso(account.createdAt)}`);
-          for (const line of describeUsage(account.id, usage)) io.out(line);
-          io.out(keys.length ? 'keys:' : 'no keys');
-          for (const k of keys) io.out(describeKey(k));
+        case 'list': {
+          const accounts = await store.listAccounts();
+          if (flags.json) io.out(JSON.stringify(accounts.map(accountJson)));
+          else if (accounts.length === 0) io.out(`no accounts${inDatabase(config)}`);
+          else for (const a of accounts) io.out(`${a.id}\t${a.plan}\t${a.email}\t${iso(a.createdAt)}`);
+          return 0;
         }
-        return 0;
+        case 'show': {
+          const account = await store.getAccount(need(id, 'ACCOUNT_ID'));
+          if (!account) throw noAccount(config, id);
+          const keys = await keyRows(store, account.id);
+          const usage = await usageJson(store, account);
+          if (flags.json) io.out(JSON.stringify({ ...accountJson(account), usage, keys }));
+          else {
+            io.out(`account ${account.id} (${account.email}, ${account.plan}), created ${iso(account.createdAt)}`);
+            for (const line of describeUsage(account.id, usage)) io.out(line);
+            io.out(keys.length ? 'keys:' : 'no keys');
+            for (const k of keys) io.out(describeKey(k));
+          }
+          return 0;
+        }
+        case 'set-plan': {
+          const updated = unwrap(await changePlan(store, need(id, 'ACCOUNT_ID'), need(plan, 'PLAN'), now), config);
+          io.out(flags.json ? JSON.stringify(accountJson(updated)) : `account ${updated.id} is now on ${updated.plan}`);
+          return 0;
+        }
+        default:
+          throw unknownCommand('accounts', sub, ACCOUNTS_COMMANDS);
       }
-      case 'set-plan': {
-        const updated = unwrap(await changePlan(store, need(id, 'ACCOUNT_ID'), need(plan, 'PLAN'), now), config);
-        io.out(flags.json ? JSON.stringify(accountJson(updated)) : `account ${updated.id} is now on ${updated.plan}`);
-        return 0;
-      }
-      default:
-        throw new CliError(
-          sub
-            ? `unknown accounts command "${sub}" (create, list, show, set-plan)`
-            : `missing the accounts command (create, list, show, set-plan)`,
-        );
-    }
-  });
+    },
+    { create: sub === 'create' },
+  );
 }
 
 export async function runKeysCommand(config: Readonly<Config>, args: string[], flags: Flags, io: CliIo) {
   const [sub, id] = args;
+  if (!KEYS_COMMANDS.includes(sub)) throw unknownCommand('keys', sub, KEYS_COMMANDS);
   return openStoreForCli(config, async (store) => {
     switch (sub) {
       case 'create': {
@@ -161,11 +172,7 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
         return 0;
       }
       default:
-        throw new CliError(
-          sub
-            ? `unknown keys command "${sub}" (create, list, revoke)`
-            : `missing the keys command (create, list, revoke)`,
-        );
+        throw unknownCommand('keys', sub, KEYS_COMMANDS);
     }
   });
 }

@@ -4,10 +4,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import os from 'node:os';
+import pg from 'pg';
 import { type TestContext, test } from 'node:test';
 import { runCli } from '../../src/cli/index.ts';
 import { makeTempDir } from '../helper.ts';
 import { REPO_DIR } from '../fixtures.ts';
+import { PG_URL } from '../scaled.ts';
 
 async function cli(env: Record<string, string>, ...argv: string[]) {
   const out: string[] = [];
@@ -142,6 +144,46 @@ test('a command fails at once with one line naming the database (without its pas
     r.err,
     /^postshot: cannot open the database postgres:\/\/ops:redacted@127\.0\.0\.1:1\/postshot: connect ECONNREFUSED 127\.0\.0\.1:1$/,
   );
+});
+
+test('only accounts create makes a database: other commands refuse a data dir or schema that has none', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = path.join(dir, 'postshot.db');
+  const why = 'no postshot database there yet (postshot accounts create makes one)';
+  for (const argv of [
+    ['accounts', 'list'],
+    ['usage', 'acc_x'],
+    ['keys', 'list', 'acc_x'],
+    ['keys', 'revoke', 'k'],
+  ]) {
+    const run = await cli({ POSTSHOT_DATA_DIR: dir }, ...argv);
+    assert.deepEqual([run.code, run.err], [1, `postshot: cannot open the database sqlite:${file}: ${why}`], `${argv}`);
+  }
+  assert.equal(fs.existsSync(file), false, 'no file was made');
+  // A mistyped command says so, wherever the database is.
+  assert.match((await cli({ POSTSHOT_DATA_DIR: dir }, 'accounts', 'lsit')).err, /unknown accounts command "lsit"/);
+
+  const schema = `cli_typo_${process.pid}`;
+  const url = `${PG_URL}?schema=${schema}`;
+  const listed = await cli({ POSTSHOT_DATA_DIR: dir, POSTSHOT_DATABASE_URL: url }, 'accounts', 'list');
+  assert.deepEqual([listed.code, listed.err.endsWith(why)], [1, true], listed.err);
+  const pool = new pg.Pool({ connectionString: PG_URL });
+  t.after(async () => {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await pool.end();
+  });
+  const made = await pool.query('SELECT 1 FROM information_schema.schemata WHERE schema_name = $1', [schema]);
+  assert.equal(made.rowCount, 0, 'no schema was made');
+  const created = await cli(
+    { POSTSHOT_DATA_DIR: dir, POSTSHOT_DATABASE_URL: url },
+    'accounts',
+    'create',
+    '--email',
+    'a@b.co',
+  );
+  assert.equal(created.code, 0, created.err);
+  assert.match((await cli({ POSTSHOT_DATA_DIR: dir, POSTSHOT_DATABASE_URL: url }, 'accounts', 'list')).out, /a@b\.co/);
 });
 
 test('the installed bin refuses an invalid configuration naming the variable', () => {

@@ -1,6 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 
+/** Why a store asked for only if it is there is refused: no migration has made it. */
+export const NOT_MADE = 'no postshot database there yet (postshot accounts create makes one)';
+
 export interface Migration {
   version: number;
   name: string;

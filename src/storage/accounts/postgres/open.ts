@@ -1,10 +1,10 @@
 import pg from 'pg';
-import { loadMigrations } from '../migrations.ts';
+import { loadMigrations, NOT_MADE } from '../migrations.ts';
 import { PgClient } from './client.ts';
 import { PostgresAccountStore } from './store.ts';
 import { parseUrl } from './url.ts';
 
-export async function openPostgresStore(url: string): Promise<PostgresAccountStore> {
+export async function openPostgresStore(url: string, create = true): Promise<PostgresAccountStore> {
   const { connectionString, schema } = parseUrl(url);
   const pool = new pg.Pool({
     connectionString,
@@ -17,12 +17,21 @@ export async function openPostgresStore(url: string): Promise<PostgresAccountSto
   });
   const client = new PgClient(pool);
   try {
+    if (!create && !(await isMade(client, schema))) throw new Error(NOT_MADE);
     await migrate(client, schema);
   } catch (err) {
     await client.end();
     throw err;
   }
   return new PostgresAccountStore(client);
+}
+
+async function isMade(client: PgClient, schema: string): Promise<boolean> {
+  const { rows } = await client.query(
+    "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = 'schema_migrations'",
+    [schema],
+  );
+  return rows.length > 0;
 }
 
 /** One migrator at a time across instances (a transaction-scoped advisory lock per schema). */

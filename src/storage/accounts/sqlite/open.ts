@@ -1,14 +1,15 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { loadMigrations } from '../migrations.ts';
+import { loadMigrations, NOT_MADE } from '../migrations.ts';
 import { SqliteAccountStore } from './store.ts';
 
 /** How long a statement waits for another connection's write lock before failing busy. */
 export const BUSY_TIMEOUT_MS = 5000;
 
-export function openSqliteStore(url: string): SqliteAccountStore {
+export function openSqliteStore(url: string, create = true): SqliteAccountStore {
   const file = url.replace(/^sqlite:/, '');
+  if (!create && file !== ':memory:' && !fs.existsSync(file)) throw new Error(NOT_MADE);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   // The busy timeout is set at open: processes opening a fresh file together wait for each other.
   const db = new Database(file, { timeout: BUSY_TIMEOUT_MS });
