@@ -9,6 +9,12 @@ export class DependencyDownError extends Error {
 }
 
 /**
+ * The connection died while COMMIT was in flight: the transaction may or may not have committed.
+ * Still a 503 wherever it is not handled; a charge's commit reads it as "settled either way".
+ */
+export class CommitOutcomeUnknownError extends DependencyDownError {}
+
+/**
  * The client closed its connection before its answer was ready: nothing is charged, and a render
  * still queued for it is not drawn (a running one finishes into the render cache, for a retry).
  */

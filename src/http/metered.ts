@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { authenticate, type AuthFailure } from '../auth/authenticate.ts';
 import type { Container } from '../container.ts';
-import { ClientGoneError } from '../errors.ts';
+import { ClientGoneError, CommitOutcomeUnknownError } from '../errors.ts';
 import type { Reservation, Usage } from '../quota/quota.ts';
 import { computePeriod } from '../quota/period.ts';
 import { PLANS } from '../quota/plans.ts';
@@ -169,7 +169,16 @@ export class Meter {
   }
 
   async commitAll(): Promise<void> {
-    for (const r of this.open.splice(0)) await this.c.quota.commit(r);
+    for (const r of this.open.splice(0)) {
+      try {
+        await this.c.quota.commit(r);
+      } catch (err) {
+        // The database lost the connection mid-COMMIT: the charge is committed, or still pending
+        // and refunded by the reservation sweeper. Either way the answer must go out: a 503 here
+        // would leave a committed charge for an answer never sent.
+        if (!(err instanceof CommitOutcomeUnknownError)) throw err;
+      }
+    }
   }
 
   async refundAll(): Promise<void> {

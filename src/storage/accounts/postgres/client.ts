@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { DependencyDownError } from '../../../errors.ts';
+import { CommitOutcomeUnknownError, DependencyDownError } from '../../../errors.ts';
 
 /** What a statement runs on: the pool, or the client of one transaction. */
 export interface Queryable {
@@ -45,16 +45,22 @@ export class PgClient implements Queryable {
       broken = err;
     };
     client.on('error', onError);
+    let committing = false;
     try {
       await client.query('BEGIN');
       const result = await fn(client);
+      committing = true;
       await client.query('COMMIT');
       return result;
     } catch (err) {
       await client.query('ROLLBACK').catch((e: Error) => {
         broken ??= e;
       });
-      throw toStoreError(broken ?? err);
+      const failure = toStoreError(broken ?? err);
+      // Cut after COMMIT was sent, the server may have committed: say so rather than "failed".
+      if (committing && failure instanceof DependencyDownError)
+        throw new CommitOutcomeUnknownError('database', failure.cause);
+      throw failure;
     } finally {
       client.off('error', onError);
       client.release(broken);
