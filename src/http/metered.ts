@@ -129,6 +129,8 @@ export async function applyCallerQuota(c: Container, request: FastifyRequest, re
 export class Meter {
   private readonly open: Reservation[] = [];
   private last: Usage | null = null;
+  /** A charge's COMMIT was cut: the quota may not be readable now, and the answer must not wait on it. */
+  private outcomeUnknown = false;
 
   constructor(
     private readonly c: Container,
@@ -154,12 +156,20 @@ export class Meter {
 
   /** Charges `amount` credits outright (reserved and committed together); false when they are not there. */
   async charge(amount: number): Promise<boolean> {
-    const outcome = await this.c.quota.charge(this.caller.account, amount, {
-      requestId: this.requestId,
-      endpoint: this.endpoint,
-    });
-    this.last = outcome.usage;
-    return outcome.ok;
+    try {
+      const outcome = await this.c.quota.charge(this.caller.account, amount, {
+        requestId: this.requestId,
+        endpoint: this.endpoint,
+      });
+      this.last = outcome.usage;
+      return outcome.ok;
+    } catch (err) {
+      // Cut mid-COMMIT, after the credits were found and taken: the charge stands or never
+      // happened. The result in hand goes out either way; a 503 could leave it paid for and unsent.
+      if (!(err instanceof CommitOutcomeUnknownError)) throw err;
+      this.outcomeUnknown = true;
+      return true;
+    }
   }
 
   /** Returns `amount` credits of an open reservation. */
@@ -186,7 +196,12 @@ export class Meter {
   }
 
   async applyHeaders(reply: FastifyReply): Promise<void> {
-    setQuotaHeaders(reply, this.last ?? (await this.c.quota.usage(this.caller.account)));
+    if (this.last) return setQuotaHeaders(reply, this.last);
+    try {
+      setQuotaHeaders(reply, await this.c.quota.usage(this.caller.account));
+    } catch (err) {
+      if (!this.outcomeUnknown) throw err;
+    }
   }
 }
 

@@ -10,11 +10,10 @@ import { PG_URL } from '../scaled.ts';
 
 /**
  * A pass-through to PostgreSQL that, once armed, lets the COMMIT of the next transaction that
- * settles a charge (`UPDATE ledger SET status`) reach the server, drops the server's reply and
- * cuts the connection.
+ * sends a marker statement reach the server, drops the server's reply and cuts the connection.
  */
 async function commitCuttingProxy(target: URL) {
-  let armed = false;
+  let armed: string | null = null;
   let cuts = 0;
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
@@ -27,9 +26,9 @@ async function commitCuttingProxy(target: URL) {
       if (!dropReplies) client.write(chunk);
     });
     client.on('data', (chunk) => {
-      if (armed && chunk.includes('UPDATE ledger SET status')) settling = true;
+      if (armed && chunk.includes(armed)) settling = true;
       if (armed && settling && chunk.includes('COMMIT\0')) {
-        armed = false;
+        armed = null;
         dropReplies = true;
         cuts++;
         upstream.write(chunk);
@@ -42,8 +41,9 @@ async function commitCuttingProxy(target: URL) {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    arm: () => {
-      armed = true;
+    /** Cuts the COMMIT of the next transaction that sends `marker`. */
+    arm: (marker: string) => {
+      armed = marker;
     },
     get cuts() {
       return cuts;
@@ -67,13 +67,28 @@ test('a charge whose COMMIT reached PostgreSQL before the connection died is ans
   const warm = await cut.app.inject({ url: '/api/v1/usage', headers });
   assert.equal(warm.statusCode, 200);
 
-  proxy.arm();
+  // A fetched post: reserved, then settled by `commit` (UPDATE ledger SET status).
+  proxy.arm('UPDATE ledger SET status');
   const res = await cut.app.inject({ url: '/api/v1/content/1900000000000000001', headers });
-  assert.equal(proxy.cuts, 1, 'the COMMIT of the charge was cut');
-  const ledger = await h.c.accounts.ledger(accountId);
-  const charges = ledger.filter((r) => r.kind === 'charge');
-  assert.equal(charges.length, 1);
-  assert.equal(charges[0].status, 'committed', 'the server committed the charge');
+  assert.equal(proxy.cuts, 1, 'the COMMIT of the settle was cut');
+  let charges = (await h.c.accounts.ledger(accountId)).filter((r) => r.kind === 'charge');
+  assert.deepEqual(
+    charges.map((r) => r.status),
+    ['committed'],
+    'the server committed the charge',
+  );
   assert.equal(res.statusCode, 200, `a committed charge is answered: ${res.body.slice(0, 200)}`);
   assert.match(res.body, /\*\*@/);
+
+  // The same post again, now cached: reserved and committed in one write (`charge`).
+  proxy.arm('used = used + $1, committed = committed + $1');
+  const again = await cut.app.inject({ url: '/api/v1/content/1900000000000000001', headers });
+  assert.equal(proxy.cuts, 2, 'the COMMIT of the one-write charge was cut');
+  charges = (await h.c.accounts.ledger(accountId)).filter((r) => r.kind === 'charge');
+  assert.deepEqual(
+    charges.map((r) => r.status),
+    ['committed', 'committed'],
+  );
+  assert.equal(again.statusCode, 200, `a committed charge is answered: ${again.body.slice(0, 200)}`);
+  assert.equal(again.body, res.body);
 });
