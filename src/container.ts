@@ -334,6 +334,12 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       if (!config.smtpUrl)
         logger.info({ dir: mailDir }, `no SMTP server (POSTSHOT_SMTP_URL): e-mails are written to ${mailDir}`);
       lockedAt = options.dataDirLockedAt ?? null;
+      // Temp files of image writes a crash cut off would otherwise pile up in the data dir.
+      if (lockedAt !== null && images instanceof DiskImageStore)
+        void images.removeAbandonedTemps(lockedAt).then(
+          (removed) => removed > 0 && logger.info({ removed }, 'removed temp files of image writes cut off by a crash'),
+          (err) => logger.warn({ err }, 'could not remove abandoned image temp files'),
+        );
       // Work on the stores starts once they are open: at once, or when the database first answers.
       if (stores.isOpen()) await startStoreWork();
       else void stores.opened.then(startStoreWork);

@@ -4,6 +4,8 @@ import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { type FoundImage, IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredImage } from './interface.ts';
 
+const TEMP_FILE = /^\.[0-9a-f-]{36}\.tmp$/;
+
 /** Files under `<data dir>/images`, named by content hash; served by the service at /images/. */
 export class DiskImageStore implements ImageStore {
   readonly kind = 'disk' as const;
@@ -46,6 +48,29 @@ export class DiskImageStore implements ImageStore {
     } finally {
       await handle?.close();
     }
+  }
+
+  /**
+   * Deletes temp files last written before `before` (ms since epoch): writes cut off by a crash.
+   * Called with the time `serve` took the data dir's lock, so no live writer owns one of them.
+   */
+  async removeAbandonedTemps(before: number): Promise<number> {
+    let removed = 0;
+    const names = await fs.readdir(this.dir).catch(() => [] as string[]);
+    for (const name of names.filter((n) => TEMP_FILE.test(n))) {
+      const file = path.join(this.dir, name);
+      const stat = await fs.stat(file).catch(() => null);
+      if (
+        stat &&
+        stat.mtimeMs < before &&
+        (await fs.rm(file).then(
+          () => true,
+          () => false,
+        ))
+      )
+        removed++;
+    }
+    return removed;
   }
 
   async ping(): Promise<void> {
