@@ -8,6 +8,18 @@ import { type FoundImage, IMAGE_KEY, IMAGE_TYPES, type ImageStore, type StoredIm
 type S3Config = Extract<ImageStoreConfig, { kind: 's3' }>;
 
 /**
+ * The longest one S3 call may take, connection to last body byte. The SDK has no limit of its
+ * own: a store that stops answering (a partition, a hung proxy) held requests and /readyz for as
+ * long as it lasted, instead of a 503.
+ */
+const S3_CALL_TIMEOUT_MS = 10_000;
+
+/** One call's options: aborted (and so failed, a 503) past S3_CALL_TIMEOUT_MS, the body read included. */
+function timed(): { abortSignal: AbortSignal } {
+  return { abortSignal: AbortSignal.timeout(S3_CALL_TIMEOUT_MS) };
+}
+
+/**
  * Objects under `<prefix>/<sha256>.<ext>`. URLs point at POSTSHOT_S3_PUBLIC_URL when the bucket is
  * public; otherwise at the service's /images/ route, which reads the object back.
  */
@@ -43,6 +55,7 @@ export class S3ImageStore implements ImageStore {
           ContentType: contentType,
           CacheControl: 'public, max-age=31536000, immutable',
         }),
+        timed(),
       );
     } catch (err) {
       throw new DependencyDownError('image store', err);
@@ -56,6 +69,7 @@ export class S3ImageStore implements ImageStore {
     try {
       const out = await this.client.send(
         new GetObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }),
+        timed(),
       );
       const bytes = Buffer.from(await out.Body!.transformToByteArray());
       return { bytes, contentType: IMAGE_TYPES[key.split('.')[1]], lastModified: out.LastModified };
@@ -68,7 +82,7 @@ export class S3ImageStore implements ImageStore {
 
   async exists(key: string): Promise<boolean> {
     try {
-      await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }));
+      await this.client.send(new HeadObjectCommand({ Bucket: this.config.bucket, Key: this.objectKey(key) }), timed());
       return true;
     } catch {
       return false;
@@ -76,6 +90,6 @@ export class S3ImageStore implements ImageStore {
   }
 
   async ping(): Promise<void> {
-    await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }));
+    await this.client.send(new HeadBucketCommand({ Bucket: this.config.bucket }), timed());
   }
 }
