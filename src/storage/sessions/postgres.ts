@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { Session, SessionStore } from '../../account/interface.ts';
-import { PgClient } from '../accounts/postgres/client.ts';
+import { PgClient, QUERY_TIMEOUT_MS } from '../accounts/postgres/client.ts';
 import { parseUrl } from '../accounts/postgres/url.ts';
 
 /** A pool of its own on the account store's schema, whose migrations made these tables. */
@@ -12,6 +12,7 @@ export async function openPostgresSessionStore(url: string): Promise<PostgresSes
     application_name: schema === 'public' ? 'postshot-sessions' : `postshot-sessions/${schema}`,
     max: 4,
     connectionTimeoutMillis: 3000,
+    query_timeout: QUERY_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
   });
   return new PostgresSessionStore(new PgClient(pool));

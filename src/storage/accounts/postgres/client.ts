@@ -1,6 +1,13 @@
 import type pg from 'pg';
 import { CommitOutcomeUnknownError, DependencyDownError } from '../../../errors.ts';
 
+/**
+ * The longest one statement may wait for its answer. Without it a database that stops answering
+ * without closing the connection (a partition, a hung proxy) held requests for as long as that
+ * lasted; past it the statement fails as DependencyDownError (503) and its connection is dropped.
+ */
+export const QUERY_TIMEOUT_MS = 10_000;
+
 /** What a statement runs on: the pool, or the client of one transaction. */
 export interface Queryable {
   query(sql: string, params?: unknown[]): Promise<pg.QueryResult>;
@@ -53,9 +60,13 @@ export class PgClient implements Queryable {
       await client.query('COMMIT');
       return result;
     } catch (err) {
-      await client.query('ROLLBACK').catch((e: Error) => {
-        broken ??= e;
-      });
+      // A connection that failed or stalled gets no ROLLBACK (it would only wait out its own
+      // timeout): it is dropped, and the server rolls back what it had.
+      if (toStoreError(err) instanceof DependencyDownError) broken ??= err as Error;
+      else
+        await client.query('ROLLBACK').catch((e: Error) => {
+          broken ??= e;
+        });
       const failure = toStoreError(broken ?? err);
       // Cut after COMMIT was sent, the server may have committed: say so rather than "failed".
       if (committing && failure instanceof DependencyDownError)
@@ -80,7 +91,7 @@ export function toStoreError(err: unknown): unknown {
     /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|ENOTFOUND|EAI_AGAIN|EHOSTUNREACH|ENETUNREACH|57P01|57P02|57P03|08\d{3})$/.test(
       e.code ?? '',
     ) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable/i.test(
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|not queryable|Query read timeout/i.test(
       e.message ?? '',
     );
   return connection ? new DependencyDownError('database', err) : err;

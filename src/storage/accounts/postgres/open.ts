@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { loadMigrations, NOT_MADE } from '../migrations.ts';
-import { PgClient } from './client.ts';
+import { PgClient, QUERY_TIMEOUT_MS } from './client.ts';
 import { PostgresAccountStore } from './store.ts';
 import { parseUrl } from './url.ts';
 
@@ -13,6 +13,7 @@ export async function openPostgresStore(url: string, create = true): Promise<Pos
     application_name: schema === 'public' ? 'postshot' : `postshot/${schema}`,
     max: 10,
     connectionTimeoutMillis: 3000,
+    query_timeout: QUERY_TIMEOUT_MS,
     idleTimeoutMillis: 30_000,
   });
   const client = new PgClient(pool);
