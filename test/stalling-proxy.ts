@@ -1,8 +1,13 @@
 import net from 'node:net';
 
-/** A pass-through that can stall: connections stay open and accepted, no byte passes. */
+/**
+ * A pass-through that can stall, as a network that black-holes flows: while stalled, new
+ * connections are accepted and wait; the connections open when it stalled stay open and never
+ * pass a byte again (nothing closes them). After resume() only new connections work.
+ */
 export async function stallingProxy(port: number) {
   let stalled = false;
+  let epoch = 0;
   const sockets = new Set<net.Socket>();
   const waiting: Array<() => void> = [];
   const server = net.createServer((client) => {
@@ -10,10 +15,12 @@ export async function stallingProxy(port: number) {
     sockets.add(client);
     client.on('close', () => sockets.delete(client));
     const open = () => {
+      const born = epoch;
+      const live = () => !stalled && born === epoch;
       const upstream = net.connect(port, '127.0.0.1');
       upstream.on('error', () => {});
-      client.on('data', (d) => stalled || upstream.write(d));
-      upstream.on('data', (d) => stalled || client.write(d));
+      client.on('data', (d) => live() && upstream.write(d));
+      upstream.on('data', (d) => live() && client.write(d));
       client.on('close', () => upstream.destroy());
       upstream.on('close', () => client.destroy());
     };
@@ -25,6 +32,7 @@ export async function stallingProxy(port: number) {
     port: (server.address() as net.AddressInfo).port,
     stall: () => {
       stalled = true;
+      epoch++;
     },
     resume: () => {
       stalled = false;

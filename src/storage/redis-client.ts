@@ -14,6 +14,9 @@ export function createRedis(url: string, keyPrefix = ''): Redis {
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
     commandTimeout: 2000,
+    // A connection that stops answering without closing (a failover that black-holes the old
+    // flow, a dropped NAT entry) is destroyed and replaced, not waited on until TCP gives up.
+    socketTimeout: 3000,
     retryStrategy: (times) => Math.min(times * 200, 2000),
     lazyConnect: false,
   });
