@@ -6,6 +6,13 @@ import { composeQuotaMail, messageIdDomain } from './message.ts';
 
 const LEASE_MS = 60_000;
 const MAX_BACKOFF_MS = 5 * 60_000;
+/**
+ * How long one send may take before the mailer gives up (SMTP: connect 10 s, greeting 10 s,
+ * socket idle 20 s). A send is begun only while at least this much of the lease is left: one
+ * still under way when the lease ends would go out twice, once more from the sender that takes
+ * the row over.
+ */
+const SEND_BUDGET_MS = 40_000;
 
 /** Backoff after the n-th failed attempt: 2 s, 4 s, 8 s, … capped at 5 minutes. */
 export function backoffMs(attempts: number): number {
@@ -39,9 +46,12 @@ export class OutboxSender {
   private async pass(): Promise<number> {
     let sent = 0;
     for (;;) {
-      const batch = await this.store.claimDue(this.owner, this.clock(), LEASE_MS, 20);
+      const claimedAt = this.clock();
+      const batch = await this.store.claimDue(this.owner, claimedAt, LEASE_MS, 20);
       if (batch.length === 0) return sent;
       for (const m of batch) {
+        // Too little lease left: the rest wait until it ends, then any sender claims them again.
+        if (this.clock() > claimedAt + LEASE_MS - SEND_BUDGET_MS) return sent;
         const domain = messageIdDomain(this.from);
         try {
           await this.mailer.send(composeQuotaMail(m, this.from, domain));
