@@ -174,6 +174,21 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // Request bodies are read as sent: a compressed one would be refused as "not UTF-8" or, with
+    // a coding that happens to be plain text, read as if it had none (RFC 9110 §8.4.1: 415).
+    const coding = String(request.headers['content-encoding'] ?? 'identity').trim();
+    if (coding.toLowerCase() !== 'identity') {
+      done(
+        new ProblemError(
+          'unsupported_media_type',
+          `Content-Encoding ${JSON.stringify(coding.slice(0, 40))} is not supported on requests; send the body uncompressed.`,
+          415,
+          { 'Accept-Encoding': 'identity' },
+        ),
+        undefined,
+      );
+      return;
+    }
     let text: string;
     try {
       text = utf8.decode(body as Buffer);

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { generateApiKey } from '../../src/auth/api-key.ts';
 import { assertProblem, build } from '../helper.ts';
 
@@ -315,10 +316,26 @@ test('bulk: body validation', async (t) => {
     415,
     'unsupported_media_type',
   );
+  // A compressed body is refused for its coding, not misread: gzip is no "invalid UTF-8", and a
+  // coding whose bytes happen to be plain JSON is not read as if it had none.
+  const plain = JSON.stringify({ tweetIds: [TEXT_POST] });
+  for (const [coding, payload] of [
+    ['gzip', gzipSync(plain)],
+    ['br', Buffer.from(plain)],
+  ] as const) {
+    const coded = await bulk(h, apiKey, payload, { 'content-type': 'application/json', 'content-encoding': coding });
+    assertProblem(coded, 415, 'unsupported_media_type');
+    assert.match(coded.json().detail, new RegExp(`Content-Encoding "${coding}" is not supported`));
+    assert.equal(coded.headers['accept-encoding'], 'identity');
+  }
+  assert.equal(
+    (await bulk(h, apiKey, plain, { 'content-type': 'application/json', 'content-encoding': 'identity' })).statusCode,
+    200,
+  );
   const big = JSON.stringify({ tweetIds: [TEXT_POST], pad: 'x'.repeat(70 * 1024) });
   assertProblem(await bulk(h, apiKey, big, { 'content-type': 'application/json' }), 413, 'payload_too_large');
   const res = await bulk(h, apiKey, { tweetIds: [TEXT_POST] });
-  assert.equal(res.headers['x-quota-remaining'], '299', 'none of the refused requests cost anything');
+  assert.equal(res.headers['x-quota-remaining'], '298', 'none of the refused requests cost anything');
 });
 
 test('bulk: 100 ids are fetched 32 at a time (4 round trips of a 100 ms upstream)', async (t) => {
