@@ -1,4 +1,5 @@
 import type { RenderFormat } from '../../render/options.ts';
+import { DependencyDownError } from '../../errors.ts';
 import { createHash, randomUUID } from 'node:crypto';
 import fs, { type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,20 +19,29 @@ export class DiskImageStore implements ImageStore {
   async put(bytes: Buffer, ext: RenderFormat): Promise<StoredImage> {
     const key = `${createHash('sha256').update(bytes).digest('hex')}.${ext}`;
     const file = path.join(this.dir, key);
-    try {
-      await fs.access(file);
-    } catch {
-      await fs.mkdir(this.dir, { recursive: true });
+    const stored = await fs.access(file).then(
+      () => true,
+      () => false,
+    );
+    if (!stored) {
       // Write then rename: a reader never sees a half-written file, a crash leaves only a temp file.
       const tmp = path.join(this.dir, `.${randomUUID()}.tmp`);
-      const handle = await fs.open(tmp, 'w');
       try {
-        await handle.writeFile(bytes);
-        await handle.sync();
-      } finally {
-        await handle.close();
+        await fs.mkdir(this.dir, { recursive: true });
+        const handle = await fs.open(tmp, 'w');
+        try {
+          await handle.writeFile(bytes);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        await fs.rename(tmp, file);
+      } catch (err) {
+        // A full, read-only or missing disk is the image store being down (503, refunded), as an
+        // unreachable S3 is: not a bug of this request.
+        await fs.rm(tmp, { force: true }).catch(() => {});
+        throw new DependencyDownError('image store', err);
       }
-      await fs.rename(tmp, file);
     }
     return { key, url: `${this.publicUrl}/images/${key}` };
   }
