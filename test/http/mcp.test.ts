@@ -55,6 +55,35 @@ async function call(client: Client, name: string, args: Record<string, unknown> 
   return (await client.callTool({ name, arguments: args })) as CallToolResult;
 }
 
+/** As `printf '…' | postshot mcp …`: every message is written and stdin ends at once. */
+async function pipeToForwarder(url: string, apiKey: string, messages: unknown[]) {
+  const child = spawn(process.execPath, [
+    path.join(REPO_DIR, 'bin', 'postshot.js'),
+    'mcp',
+    '--url',
+    url,
+    '--api-key',
+    apiKey,
+  ]);
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (d) => (stdout += d));
+  child.stderr.on('data', (d) => (stderr += d));
+  child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
+  const status = await new Promise((resolve) => child.on('close', resolve));
+  return { status, stdout, stderr };
+}
+
+const INITIALIZE = [
+  {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } },
+  },
+  { jsonrpc: '2.0', method: 'notifications/initialized' },
+];
+
 function text(result: CallToolResult): string {
   const first = result.content[0];
   assert.equal(first?.type, 'text');
@@ -302,33 +331,8 @@ test('postshot mcp: the stdio forwarder lists and runs the tools of a running se
 test('postshot mcp: requests written before stdin closes are still answered', async (t) => {
   const h = await listening(t);
   const { apiKey } = await h.account('pro');
-  const { spawn } = await import('node:child_process');
-  const messages = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-    { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_usage', arguments: {} } },
-  ];
-  // As `printf '…' | postshot mcp …`: every request is written and stdin ends at once.
-  const child = spawn(process.execPath, [
-    path.join(REPO_DIR, 'bin', 'postshot.js'),
-    'mcp',
-    '--url',
-    h.url,
-    '--api-key',
-    apiKey,
-  ]);
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (d) => (stdout += d));
-  child.stderr.on('data', (d) => (stderr += d));
-  child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
-  const status = await new Promise((resolve) => child.on('close', resolve));
-  const run = { status, stdout, stderr };
+  const get = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_usage', arguments: {} } };
+  const run = await pipeToForwarder(h.url, apiKey, [...INITIALIZE, get]);
   assert.equal(run.status, 0, run.stderr);
   const answers = run.stdout
     .trim()
@@ -347,33 +351,10 @@ test('postshot mcp: requests written before stdin closes are still answered', as
 test('postshot mcp: a session that ends right after initializing leaves stderr empty', async (t) => {
   const h = await listening(t);
   const { apiKey } = await h.account('pro');
-  const { spawn } = await import('node:child_process');
-  const messages = [
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'pipe', version: '0' } },
-    },
-    { jsonrpc: '2.0', method: 'notifications/initialized' },
-  ];
   // After `initialized` the client transport probes for a GET event stream; stdin ending at once
   // closes the forwarder while that probe is in flight. Stopping is not an error to report.
   for (let run = 0; run < 3; run++) {
-    const child = spawn(process.execPath, [
-      path.join(REPO_DIR, 'bin', 'postshot.js'),
-      'mcp',
-      '--url',
-      h.url,
-      '--api-key',
-      apiKey,
-    ]);
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.stdin.end(messages.map((m) => `${JSON.stringify(m)}\n`).join(''));
-    const status = await new Promise((resolve) => child.on('close', resolve));
+    const { status, stdout, stderr } = await pipeToForwarder(h.url, apiKey, INITIALIZE);
     assert.equal(status, 0, stderr);
     assert.equal(JSON.parse(stdout.trim()).id, 1);
     assert.equal(stderr, '', `run ${run}`);
