@@ -166,9 +166,13 @@ export async function runKeysCommand(config: Readonly<Config>, args: string[], f
         return 0;
       }
       case 'revoke': {
-        const key = await store.revokeKey(need(id, 'KEY_ID'), systemClock());
+        const now = systemClock();
+        const key = await store.revokeKey(need(id, 'KEY_ID'), now);
         if (!key) throw new CliError(`no key ${id}${inDatabase(config)}`);
-        io.out(flags.json ? JSON.stringify({ keyId: key.id, revokedAt: iso(key.revokedAt) }) : `key ${key.id} revoked`);
+        // A key revoked before keeps its first revocation time: say so rather than "revoked" again.
+        const said =
+          key.revokedAt === now ? `key ${key.id} revoked` : `key ${key.id} was already revoked ${iso(key.revokedAt)}`;
+        io.out(flags.json ? JSON.stringify({ keyId: key.id, revokedAt: iso(key.revokedAt) }) : said);
         return 0;
       }
       default:

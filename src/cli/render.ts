@@ -17,6 +17,7 @@ export async function runRenderCommand(
   io: CliIo,
 ): Promise<number> {
   if (!args[0]) throw new CliError('missing the post id: postshot render <id|url> [-o FILE] [--OPTION VALUE ...]');
+  if (args.length > 1) throw new CliError(`one post at a time: "${args[1]}" is left over (postshot render <id|url>)`);
   const parsed = parsePostId(args[0]);
   if (!parsed.ok) throw new CliError(`not a post id or URL: ${parsed.reason}`);
   const raw: Record<string, unknown> = { format: 'png' };

@@ -58,7 +58,10 @@ test('accounts, keys and usage from the command line', async (t) => {
   const listed = (await cli(env, 'keys', 'list', accountId)).out;
   assert.doesNotMatch(listed, new RegExp(second.apiKey));
   assert.match(listed, new RegExp(`^${second.keyId}\\t\\w+…\\tactive\\tcreated \\d{4}-\\S+\\tlast used never$`, 'm'));
-  assert.equal((await cli(env, 'keys', 'revoke', second.keyId)).code, 0);
+  assert.equal((await cli(env, 'keys', 'revoke', second.keyId)).out, `key ${second.keyId} revoked`);
+  const revokedAgain = await cli(env, 'keys', 'revoke', second.keyId);
+  assert.equal(revokedAgain.code, 0);
+  assert.match(revokedAgain.out, new RegExp(`^key ${second.keyId} was already revoked \\d{4}-`));
   const after = JSON.parse((await cli(env, 'keys', 'list', accountId, '--json')).out);
   assert.ok(after.find((k: { id: string }) => k.id === second.keyId).revokedAt);
 
@@ -124,6 +127,11 @@ test('bad commands and values fail with one clear line', async (t) => {
   const noId = await cli(env, 'render');
   assert.equal(noId.code, 1);
   assert.match(noId.err, /^postshot: missing the post id: postshot render <id\|url>/);
+  const two = await cli(env, 'render', '20', '21');
+  assert.deepEqual(
+    [two.code, two.err],
+    [1, 'postshot: one post at a time: "21" is left over (postshot render <id|url>)'],
+  );
   assert.doesNotMatch(noId.err, /empty/);
   const badEnv = await cli({ ...env, POSTSHOT_RATE_LIMITS: 'free=lots' }, 'accounts', 'list');
   assert.equal(badEnv.code, 1);
