@@ -22,6 +22,8 @@ export interface Instance {
   ownsDataDir: boolean;
   /** Everything the process wrote to stderr so far. */
   stderr(): string;
+  /** Its log lines so far (stdout: warnings and errors at the level the tests start it with). */
+  log(): string;
 }
 
 /**
@@ -41,10 +43,12 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       HOST: '127.0.0.1',
       POSTSHOT_LOG_LEVEL: 'warn',
     },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
+  let log = '';
   child.stderr!.on('data', (d) => (stderr += d));
+  child.stdout!.on('data', (d) => (log += d));
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 150; i++) {
     if (child.exitCode !== null) throw new Error(`instance exited: ${stderr}`);
@@ -52,7 +56,7 @@ export async function startInstance(env: Record<string, string>): Promise<Instan
       (r) => r.ok,
       () => false,
     );
-    if (ok) return { url, child, dataDir, ownsDataDir, stderr: () => stderr };
+    if (ok) return { url, child, dataDir, ownsDataDir, stderr: () => stderr, log: () => log };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill('SIGKILL');

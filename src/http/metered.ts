@@ -167,7 +167,7 @@ export class Meter {
       // Cut mid-COMMIT, after the credits were found and taken: the charge stands or never
       // happened. The result in hand goes out either way; a 503 could leave it paid for and unsent.
       if (!(err instanceof CommitOutcomeUnknownError)) throw err;
-      this.outcomeUnknown = true;
+      this.noteOutcomeUnknown();
       return true;
     }
   }
@@ -187,8 +187,18 @@ export class Meter {
         // and refunded by the reservation sweeper. Either way the answer must go out: a 503 here
         // would leave a committed charge for an answer never sent.
         if (!(err instanceof CommitOutcomeUnknownError)) throw err;
+        this.noteOutcomeUnknown();
       }
     }
+  }
+
+  /** The answer goes out unsure of its charge: at worst it is free, never paid for and unsent. */
+  private noteOutcomeUnknown(): void {
+    this.outcomeUnknown = true;
+    this.c.logger.warn(
+      { requestId: this.requestId, accountId: this.caller.account.id },
+      'charge outcome unknown: the database connection was cut during COMMIT; answered, and the charge stands or its reservation is refunded',
+    );
   }
 
   async refundAll(): Promise<void> {

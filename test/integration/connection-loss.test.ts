@@ -9,7 +9,7 @@ import { PG_URL, REDIS_URL } from '../scaled.ts';
 
 // Two instances under load while their PostgreSQL and Redis connections are cut again and again
 // (pg_terminate_backend, CLIENT KILL), idle or mid-transaction: neither process dies, affected
-// requests get a 503 problem+json, and the ledger charges exactly the responses delivered.
+// requests get a 503 problem+json, and the ledger charges the responses delivered, no others.
 
 const IDS = ['1900000000000000001', '1900000000000000002', '1900000000000000004', '1900000000000000014'];
 
@@ -109,15 +109,18 @@ test('PostgreSQL and Redis connections cut repeatedly under load on both instanc
   try {
     const ledger = await store.ledger(accountId);
     const committed = ledger.filter((r) => r.kind === 'charge' && r.status === 'committed');
-    assert.equal(committed.length, delivered, 'committed charges = delivered responses');
-    assert.equal(
-      committed.reduce((s, r) => s + r.amount, 0),
-      delivered,
-    );
+    // A charge whose COMMIT was cut in flight may or may not stand; its answer goes out either way
+    // (logged), so it may be free, but nothing is ever charged without its answer.
+    const unsure = instances.reduce((n, i) => n + (i.log().match(/charge outcome unknown/g) ?? []).length, 0);
+    const charged = committed.reduce((s, r) => s + r.amount, 0);
+    t.diagnostic(`${delivered} delivered, ${charged} charged, ${unsure} with the charge's outcome unknown`);
+    assert.equal(committed.length, charged, 'one credit per answer');
+    assert.ok(charged <= delivered, `no charge without its answer: ${charged} charged, ${delivered} delivered`);
+    assert.ok(delivered - charged <= unsure, `an answer uncharged only when its COMMIT was cut (${unsure})`);
     const pending = ledger.filter((r) => r.status === 'pending').reduce((s, r) => s + r.amount, 0);
     await store.refundAbandoned(Number.MAX_SAFE_INTEGER, Date.now());
     const net = (await store.ledger(accountId)).reduce((s, r) => s + (r.kind === 'charge' ? r.amount : -r.amount), 0);
-    assert.equal(net, delivered, `ledger net after refunding ${pending} abandoned credits`);
+    assert.equal(net, charged, `ledger net after refunding ${pending} abandoned credits`);
   } finally {
     await store.close();
   }
