@@ -53,9 +53,12 @@ async function engineWith(faces: FontFace[]): Promise<Renderer> {
     }
     return done;
   };
+  // A face registered already came with its family: the family is not looked up again per card.
   await Promise.all(
-    faces.map((face) =>
-      familyFaces(face).reduce<Promise<unknown>>((after, f) => register(f, after), Promise.resolve()),
+    faces.map(
+      (face) =>
+        registered.get(face.name) ??
+        familyFaces(face).reduce<Promise<unknown>>((after, f) => register(f, after), Promise.resolve()),
     ),
   );
   return renderer;
