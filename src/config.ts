@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Plan } from './quota/plans.ts';
 import { PLAN_NAMES } from './quota/plans.ts';
 import { parseUrl } from './storage/accounts/postgres/url.ts';
+import { addressOf } from './util/mail-address.ts';
 import { redactUrl } from './util/redact-url.ts';
 
 export type ImageStoreConfig =
@@ -287,7 +288,7 @@ function readLogLevel(env: Env): string {
 /** A sender the mail server can take: `name@domain`, or a named one (`postshot <name@domain>`). */
 function readMailFrom(env: Env): string {
   const raw = env.POSTSHOT_MAIL_FROM || 'postshot@localhost';
-  const address = /^[^<>]*<([^<>]*)>\s*$/.exec(raw)?.[1] ?? raw;
+  const address = addressOf(raw);
   if (!/^[^\s\p{Cc}@<>()",;]{1,64}@[A-Za-z0-9.-]{1,255}$/u.test(address))
     throw new ConfigError(
       'POSTSHOT_MAIL_FROM',

@@ -1,6 +1,7 @@
 import { escapeHtml } from '../render/html.ts';
 import { computePeriod } from '../quota/period.ts';
 import { PLANS } from '../quota/plans.ts';
+import { addressOf } from '../util/mail-address.ts';
 import type { ClaimedMessage, MailMessage } from './interface.ts';
 
 /**
@@ -8,7 +9,7 @@ import type { ClaimedMessage, MailMessage } from './interface.ts';
  * a bare address or names the sender (`postshot <no-reply@example.com>`); `localhost` without one.
  */
 export function messageIdDomain(from: string): string {
-  const address = /<([^<>]*)>\s*$/.exec(from)?.[1] ?? from;
+  const address = addressOf(from);
   const at = address.lastIndexOf('@');
   const domain = address.slice(at + 1).trim();
   return at !== -1 && /^[A-Za-z0-9.-]+$/.test(domain) ? domain : 'localhost';
