@@ -28,6 +28,8 @@ export class OutboxSender {
   readonly owner = `sender-${randomUUID()}`;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
+  /** The domain of every Message-ID this sender makes (the sender's address is fixed at start). */
+  private readonly domain: string;
 
   constructor(
     private readonly store: OutboxStore,
@@ -35,7 +37,9 @@ export class OutboxSender {
     private readonly clock: Clock,
     private readonly logger: Logger,
     private readonly from: string,
-  ) {}
+  ) {
+    this.domain = messageIdDomain(from);
+  }
 
   /** One pass over what is due; returns how many messages were sent. Concurrent calls share a pass. */
   drain(): Promise<number> {
@@ -52,9 +56,8 @@ export class OutboxSender {
       for (const m of batch) {
         // Too little lease left: the rest wait until it ends, then any sender claims them again.
         if (this.clock() > claimedAt + LEASE_MS - SEND_BUDGET_MS) return sent;
-        const domain = messageIdDomain(this.from);
         try {
-          await this.mailer.send(composeQuotaMail(m, this.from, domain));
+          await this.mailer.send(composeQuotaMail(m, this.from, this.domain));
         } catch (err) {
           await this.store.markFailed(
             m.id,
