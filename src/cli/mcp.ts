@@ -24,13 +24,13 @@ export function mcpEndpoint(url: string | undefined): URL {
   );
 }
 
-/** Runs until stdin closes; resolves with the exit code. */
 /** An error's message with its cause: fetch says only "fetch failed", the reason (ECONNREFUSED) is the cause. */
 function describeError(err: unknown): string {
   const cause = (err as { cause?: { code?: string; message?: string } }).cause;
   return `${(err as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}`;
 }
 
+/** Runs until stdin closes; resolves with the exit code. */
 export async function runMcpForwarder(
   flags: { url?: string; 'api-key'?: string },
   io: CliIo,
