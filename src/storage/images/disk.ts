@@ -70,15 +70,12 @@ export class DiskImageStore implements ImageStore {
     for (const name of names.filter((n) => TEMP_FILE.test(n))) {
       const file = path.join(this.dir, name);
       const stat = await fs.stat(file).catch(() => null);
-      if (
-        stat &&
-        stat.mtimeMs < before &&
-        (await fs.rm(file).then(
-          () => true,
-          () => false,
-        ))
-      )
-        removed++;
+      if (!stat || stat.mtimeMs >= before) continue;
+      const gone = await fs.rm(file).then(
+        () => true,
+        () => false,
+      );
+      if (gone) removed++;
     }
     return removed;
   }
