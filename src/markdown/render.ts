@@ -136,7 +136,7 @@ function mediaLines(media: Media[]): string[] {
       return to === null ? [] : [`![Image ${++photo}](${to})`];
     }
     const label = m.type === 'video' ? 'Video' : 'GIF';
-    const to = (m.mp4 && mediaDestination(m.mp4)) ?? mediaDestination(m.poster);
+    const to = (m.mp4 && mediaDestination(m.mp4)) || (m.poster && mediaDestination(m.poster)) || null;
     return to === null ? [] : [`[${label}](${to})`];
   });
 }

@@ -93,7 +93,7 @@ function shortDate(iso: string): string {
   return dateFormat.format(new Date(iso));
 }
 
-function mediaSource(m: Media): string {
+function mediaSource(m: Media): string | undefined {
   return m.type === 'photo' ? m.url : m.poster;
 }
 
@@ -118,9 +118,13 @@ function avatar(ctx: CardContext, url: string | undefined, size: number, radius:
 }
 
 function tile(ctx: CardContext, m: Media, w: number, h: number): El {
+  const url = mediaSource(m);
+  // A video or GIF with no poster to draw is black, as X's player is before it loads: the
+  // placeholder's picture glyph would sit under the play button.
+  const blank = m.type !== 'photo' && !(url && ctx.assets.get(url));
   return box(
-    { position: 'relative', width: w, height: h },
-    image(ctx, mediaSource(m), w, h),
+    { position: 'relative', width: w, height: h, ...(blank ? { backgroundColor: '#000000' } : {}) },
+    blank ? null : image(ctx, url, w, h),
     mediaOverlay(ctx, m, w, h),
   );
 }
@@ -349,8 +353,10 @@ export function cardText(post: Post): string {
 export function cardImages(post: Post, layout: CardLayout): Array<{ url: string; width: number; height: number }> {
   const out: Array<{ url: string; width: number; height: number }> = [];
   const grid = (p: Post, width: number) => {
-    for (const l of placeMedia(p.media, width, layout.mediaLayout))
-      out.push({ url: mediaSource(l.m), width: l.w, height: l.h });
+    for (const l of placeMedia(p.media, width, layout.mediaLayout)) {
+      const url = mediaSource(l.m);
+      if (url) out.push({ url, width: l.w, height: l.h });
+    }
   };
   if (post.author.avatarUrl) out.push({ url: post.author.avatarUrl, width: 48, height: 48 });
   const q = post.quoted;

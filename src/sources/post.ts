@@ -23,8 +23,9 @@ export type Entity =
 
 export type Media =
   | { type: 'photo'; url: string; width?: number; height?: number; alt?: string }
-  | { type: 'video'; poster: string; width?: number; height?: number; durationMs?: number; mp4?: string; alt?: string }
-  | { type: 'gif'; poster: string; width?: number; height?: number; mp4?: string; alt?: string };
+  // A video or GIF without a poster still shows as a tile (a placeholder under the play button).
+  | { type: 'video'; poster?: string; width?: number; height?: number; durationMs?: number; mp4?: string; alt?: string }
+  | { type: 'gif'; poster?: string; width?: number; height?: number; mp4?: string; alt?: string };
 
 export interface PollChoice {
   label: string;

@@ -32,7 +32,7 @@ function checkInvariants(post: Post, label: string): void {
   }
   for (const m of post.media) {
     const url = m.type === 'photo' ? m.url : m.poster;
-    assert.match(url, /^https:\/\/pbs\.twimg\.com\//, label);
+    if (url !== undefined) assert.match(url, /^https:\/\/pbs\.twimg\.com\//, label);
     if (m.type !== 'photo' && m.mp4) assert.match(m.mp4, /\.mp4(\?|$)/, label);
   }
   for (const v of Object.values(post.counts)) assert.ok(Number.isInteger(v) && v >= 0, label);

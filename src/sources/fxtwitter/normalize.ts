@@ -105,16 +105,18 @@ function mediaOf(t: FxTweet): Media[] {
     const size = { width: m.width, height: m.height };
     const alt = m.altText || undefined;
     if (m.type === 'photo' && m.url) return [{ type: 'photo', url: m.url, ...size, alt }];
-    const poster = m.thumbnail_url;
-    if (!poster) return [];
-    if (m.type === 'gif') return [{ type: 'gif', poster, ...size, mp4: bestMp4(m), alt }];
+    // X shows a video or GIF whose poster FxTwitter left out: keep it when it has a poster or an MP4.
+    const poster = m.thumbnail_url || undefined;
+    const mp4 = bestMp4(m);
+    if (!poster && !mp4) return [];
+    if (m.type === 'gif') return [{ type: 'gif', poster, ...size, mp4, alt }];
     if (m.type === 'video') {
       return [
         {
           type: 'video',
           poster,
           ...size,
-          mp4: bestMp4(m),
+          mp4,
           alt,
           durationMs: m.duration ? Math.round(m.duration * 1000) : undefined,
         },

@@ -88,16 +88,16 @@ function mediaOf(t: SynTweet): Media[] {
   const details: SynMediaDetails[] = t.mediaDetails ?? [];
   if (details.length > 0) {
     return details.flatMap((m): Media[] => {
-      if (!m.media_url_https) return [];
       const size = { width: m.original_info?.width, height: m.original_info?.height };
       const alt = m.ext_alt_text || undefined;
-      if (m.type === 'photo') return [{ type: 'photo', url: m.media_url_https, ...size, alt }];
+      if (m.type === 'photo') return m.media_url_https ? [{ type: 'photo', url: m.media_url_https, ...size, alt }] : [];
+      // A video or GIF without a poster is still shown, as a placeholder tile, when it has an MP4.
+      const poster = m.media_url_https || undefined;
       const mp4 = bestMp4(m.video_info?.variants);
-      if (m.type === 'animated_gif') return [{ type: 'gif', poster: m.media_url_https, ...size, mp4, alt }];
+      if (!poster && !mp4) return [];
+      if (m.type === 'animated_gif') return [{ type: 'gif', poster, ...size, mp4, alt }];
       if (m.type === 'video') {
-        return [
-          { type: 'video', poster: m.media_url_https, ...size, durationMs: m.video_info?.duration_millis, mp4, alt },
-        ];
+        return [{ type: 'video', poster, ...size, durationMs: m.video_info?.duration_millis, mp4, alt }];
       }
       return [];
     });
@@ -117,12 +117,12 @@ function mediaOf(t: SynTweet): Media[] {
       : [],
   );
   if (photos.length) return photos;
-  if (t.video?.poster) {
-    const mp4 = t.video.variants
-      ?.filter((v) => v.type === 'video/mp4' && v.src)
-      .map((v) => v.src!)
-      .at(-1);
-    return [{ type: 'video', poster: t.video.poster, durationMs: t.video.durationMs, mp4 }];
+  const mp4 = t.video?.variants
+    ?.filter((v) => v.type === 'video/mp4' && v.src)
+    .map((v) => v.src!)
+    .at(-1);
+  if (t.video && (t.video.poster || mp4)) {
+    return [{ type: 'video', poster: t.video.poster || undefined, durationMs: t.video.durationMs, mp4 }];
   }
   return [];
 }
