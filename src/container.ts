@@ -191,6 +191,7 @@ function createRendering(
     timeoutMs: config.renderTimeoutMs,
     memoryMb: config.renderMemoryMb,
     ...sizing,
+    clock,
     backgroundImages: {
       mediaUrl: config.mediaUrl,
       timeoutMs: config.upstreamTimeoutMs,

@@ -224,7 +224,8 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
       ),
     );
   });
-  const summary = `${integerFormat.format(total)} ${total === 1 ? 'vote' : 'votes'}${poll.final ? ' · Final results' : ''}`;
+  const status = poll.final ? 'Final results' : poll.timeLeft;
+  const summary = `${integerFormat.format(total)} ${total === 1 ? 'vote' : 'votes'}${status ? ` · ${status}` : ''}`;
   return box(
     { flexDirection: 'column', width: ctx.layout.inner, marginTop: 4 },
     ...rows,
@@ -341,7 +342,7 @@ export function cardText(post: Post): string {
     post.author.handle,
     post.text,
     formatDate(post.createdAt),
-    'Replying to GIF votes Final results Show more 0123456789.%·:+-KM UTC',
+    'Replying to GIF votes Final results days hours minutes left Show more 0123456789.%·:+-KM UTC',
   ];
   if (post.quoted) parts.push(post.quoted.author.name, post.quoted.text, post.quoted.author.handle);
   if (post.poll) parts.push(...post.poll.choices.map((c) => c.label));

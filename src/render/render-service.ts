@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
+import { type Clock, systemClock } from '../clock.ts';
 import type { MediaFetcher } from '../sources/media.ts';
-import type { Post } from '../sources/post.ts';
+import { pollAsOf, type Post } from '../sources/post.ts';
 import { ByteLru } from '../util/byte-lru.ts';
 import { DEFAULT_RENDER_LIMITS, RenderPool, type RunContext } from './pool.ts';
 import type { PreparedImage } from './assets.ts';
@@ -21,6 +22,8 @@ export interface RendererOptions {
   cacheBytes: number;
   /** Fetch limits for backgroundImage (public https hosts); the media fetcher's when absent. */
   backgroundImages?: { timeoutMs: number; maxBytes: number; mediaUrl?: string };
+  /** The time an open poll's "time left" is counted from; the system's when absent. */
+  clock?: Clock;
 }
 
 /**
@@ -79,7 +82,12 @@ export class Renderer {
 
   /** The output kept from an earlier render of this post with these options, if any: nothing is drawn. */
   cached(post: Post, options: RenderOptions): Rendered | undefined {
-    return this.lookUp(this.keyOf(post, options, options.scale ?? 2));
+    return this.lookUp(this.keyOf(this.asOfNow(post), options, options.scale ?? 2));
+  }
+
+  /** The post as drawn now: its poll's time left is part of the output, so of the cache key too. */
+  private asOfNow(post: Post): Post {
+    return pollAsOf(post, (this.options.clock ?? systemClock)());
   }
 
   private lookUp(key: string | null): Rendered | undefined {
@@ -98,7 +106,8 @@ export class Renderer {
   }
 
   /** `context`: whose card it is (turns in the queue) and whether its client is still there. */
-  async render(post: Post, options: RenderOptions, context: RunContext = {}): Promise<Rendered> {
+  async render(fetched: Post, options: RenderOptions, context: RunContext = {}): Promise<Rendered> {
+    const post = this.asOfNow(fetched);
     const scale = options.scale ?? 2;
     const key = this.keyOf(post, options, scale);
     const hit = this.lookUp(key);

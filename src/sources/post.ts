@@ -37,6 +37,29 @@ export interface Poll {
   totalVotes?: number;
   endsAt?: string;
   final?: boolean;
+  /** Set only for a render, by pollAsOf: "2 days left" while the poll is open. */
+  timeLeft?: string;
+}
+
+const MINUTE = 60_000;
+
+/** X's label for an open poll's time left: whole days, else hours, else minutes (at least one). */
+export function formatTimeLeft(ms: number): string {
+  const unit = (n: number, name: string) => `${n} ${name}${n === 1 ? '' : 's'} left`;
+  if (ms >= 1440 * MINUTE) return unit(Math.floor(ms / (1440 * MINUTE)), 'day');
+  if (ms >= 60 * MINUTE) return unit(Math.floor(ms / (60 * MINUTE)), 'hour');
+  return unit(Math.max(1, Math.floor(ms / MINUTE)), 'minute');
+}
+
+/**
+ * The post as a card drawn at `now` shows it: an open poll with its time left, one past its end
+ * as final. Done per render, not when fetched, since a fetched post is cached for minutes.
+ */
+export function pollAsOf(post: Post, now: number): Post {
+  const poll = post.poll;
+  const end = poll?.endsAt ? Date.parse(poll.endsAt) : Number.NaN;
+  if (!poll || poll.final || Number.isNaN(end)) return post;
+  return { ...post, poll: end > now ? { ...poll, timeLeft: formatTimeLeft(end - now) } : { ...poll, final: true } };
 }
 
 /**

@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { Renderer } from '../../src/render/render-service.ts';
+import { MediaFetcher } from '../../src/sources/media.ts';
+import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import type { Post } from '../../src/sources/post.ts';
+import { manualClock } from '../helper.ts';
+
+const ENDS = '2026-11-29T16:00:00Z';
+const HOUR = 3_600_000;
+
+function pollPost(poll: Record<string, unknown>): Post {
+  const r = normalizeFxTwitter(200, {
+    code: 200,
+    tweet: {
+      id: '1950000000000000002',
+      text: 'Quel est votre langage préféré ? 🤔',
+      author: { id: '1', name: 'Kiki', screen_name: 'kiki' },
+      created_timestamp: Date.parse('2026-11-26T16:00:00Z') / 1000,
+      poll: {
+        choices: [
+          { label: 'TypeScript', count: 120 },
+          { label: 'Rust', count: 80 },
+        ],
+        total_votes: 200,
+        ...poll,
+      },
+    },
+  });
+  assert.equal(r.kind, 'found');
+  return (r as { post: Post }).post;
+}
+
+/** The card's text as a reader sees it: the HTML without its tags. */
+function visibleText(html: Buffer): string {
+  return html
+    .toString()
+    .replace(/<style[\s\S]*?<\/style>/g, '')
+    .replace(/<[^>]+>/g, '')
+    .replace(/\s+/g, ' ');
+}
+
+test('an open poll shows the time it has left, and a poll past its end shows Final results', async () => {
+  const clock = manualClock(Date.parse(ENDS) - 2 * 24 * HOUR - 3 * HOUR);
+  const media = new MediaFetcher({ timeoutMs: 1000, maxBytes: 1 << 20, clock });
+  const renderer = new Renderer(media, { timeoutMs: 10_000, workers: 0, cacheBytes: 1 << 20, clock });
+  const post = pollPost({ ends_at: ENDS });
+  const seen = async () => visibleText((await renderer.render(post, { format: 'html', theme: 'light' })).bytes);
+
+  assert.match(await seen(), /200 votes · 2 days left/);
+  clock.set(Date.parse(ENDS) - 4.5 * HOUR);
+  // The same post, cached as fetched, is drawn with the time left now, not the first render's.
+  assert.match(await seen(), /200 votes · 4 hours left/);
+  clock.set(Date.parse(ENDS) - 59_000);
+  assert.match(await seen(), /200 votes · 1 minute left/);
+  clock.set(Date.parse(ENDS) + 1000);
+  const ended = await seen();
+  assert.match(ended, /200 votes · Final results/);
+  assert.doesNotMatch(ended, /left/);
+});
