@@ -1,25 +1,32 @@
 import type { Container } from '../container.ts';
 import type { PostOutcome } from '../sources/interface.ts';
 import type { Post } from '../sources/post.ts';
-import { parsePostId } from '../sources/post-id.ts';
+import { NOT_ID_OR_URL, parsePostId } from '../sources/post-id.ts';
 import { ProblemError } from './problem.ts';
 
 /** What every invalid_post_id answer ends with: what the caller should send instead. */
-export const POST_ID_HINT =
-  'Send a post id (1 to 19 digits, e.g. 1900000000000000001) or a post URL such as https://x.com/<user>/status/<id>, URL-encoded.';
+const HINT =
+  'Send a post id (1 to 19 digits, e.g. 1900000000000000001) or a post URL such as https://x.com/<user>/status/<id>';
+
+/**
+ * Why `raw` is not a post id, then what to send. In a path a URL's own `?` would end it, so it
+ * must be URL-encoded; in a JSON body (`inBody`) it is sent as it is.
+ */
+export function describeBadPostId(raw: string, reason: string, inBody = false): string {
+  const lead = raw.trim() ? `"${raw.slice(0, 100)}" is not a post id or post URL` : '';
+  const why = !lead ? upperFirst(reason) : reason === NOT_ID_OR_URL ? '' : `: ${reason}`;
+  return `${lead}${why}. ${HINT}${inBody ? '.' : ', URL-encoded.'}`;
+}
 
 /** The id from a path segment, or a 400 invalid_post_id saying why not. */
 export function requirePostId(raw: string | undefined): string {
   const parsed = parsePostId(raw ?? '');
-  if (!parsed.ok) {
-    const given = raw ? `"${raw.slice(0, 100)}" is not a post id or post URL: ` : '';
-    throw new ProblemError('invalid_post_id', `${given}${upperFirst(parsed.reason, !given)}. ${POST_ID_HINT}`);
-  }
+  if (!parsed.ok) throw new ProblemError('invalid_post_id', describeBadPostId(raw ?? '', parsed.reason));
   return parsed.id;
 }
 
-function upperFirst(text: string, yes: boolean): string {
-  return yes ? text.charAt(0).toUpperCase() + text.slice(1) : text;
+function upperFirst(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

@@ -28,6 +28,9 @@ function checkNumeric(raw: string): PostIdResult {
   return { ok: true, id: raw };
 }
 
+/** The reason for input that is neither: an answer that already says so leaves it out. */
+export const NOT_ID_OR_URL = 'not a numeric id or a post URL';
+
 /** Accepts a numeric id or a post URL (x.com, twitter.com, mobile., fxtwitter, vxtwitter, /i/status/), with or without scheme and query. */
 export function parsePostId(input: string): PostIdResult {
   // A proxy that merges slashes turns an unencoded https://x.com/... in the path into https:/x.com/...
@@ -42,7 +45,7 @@ export function parsePostId(input: string): PostIdResult {
   try {
     url = new URL(/^[a-z]+:\/\//i.test(raw) ? raw : `https://${raw}`);
   } catch {
-    return { ok: false, reason: 'not a numeric id or a post URL' };
+    return { ok: false, reason: NOT_ID_OR_URL };
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:')
     return { ok: false, reason: 'a post URL uses http or https' };
@@ -51,7 +54,7 @@ export function parsePostId(input: string): PostIdResult {
   if (!HOSTS.has(host)) {
     // Named as typed (the URL parser gives 😀 as xn--e28h); a word without a dot is no URL at all.
     const typed = raw.replace(/^[a-z]+:\/\//i, '').split(/[/?#]/)[0];
-    if (!typed.includes('.')) return { ok: false, reason: 'not a numeric id or a post URL' };
+    if (!typed.includes('.')) return { ok: false, reason: NOT_ID_OR_URL };
     return { ok: false, reason: `"${typed.slice(0, 64)}" is not an X post URL host` };
   }
   const m =

@@ -382,3 +382,21 @@ test("an unencoded share link's ?s= / ?t= is refused with a hint to URL-encode t
   const encoded = await get(`/api/v1/content/${encodeURIComponent(`${link}?s=20`)}`);
   assert.notEqual(encoded.statusCode, 400, 'the encoded share link is a post URL');
 });
+
+test('an invalid post id says why once, and asks for URL-encoding only in a path', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  const res = await bulk(h, apiKey, { tweetIds: ['abc', 'https://example.com/status/1', TEXT_POST] });
+  const [word, host] = res.json().results as Array<{ error: { message: string } }>;
+  // A URL in a JSON body goes as it is: encoding it is no part of the advice there.
+  for (const { error } of [word, host]) assert.doesNotMatch(error.message, /encod/i);
+  assert.match(word.error.message, /^"abc" is not a post id or post URL\. Send a post id/);
+  assert.match(host.error.message, /"example\.com" is not an X post URL host\. Send/);
+
+  const single = await h.app.inject({ url: '/api/v1/content/abc', headers: { 'x-api-key': apiKey } });
+  assertProblem(single, 400, 'invalid_post_id');
+  assert.match(single.json().detail, /^"abc" is not a post id or post URL\. Send .*URL-encoded\.$/);
+  const empty = await h.app.inject({ url: '/api/v1/content/%20', headers: { 'x-api-key': apiKey } });
+  assertProblem(empty, 400, 'invalid_post_id');
+  assert.match(empty.json().detail, /^The post id is empty\. Send/);
+});

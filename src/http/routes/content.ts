@@ -5,7 +5,7 @@ import { DEFAULT_MARKDOWN_OPTIONS, type MarkdownOptions } from '../../markdown/r
 import type { PostOutcome } from '../../sources/interface.ts';
 import { parsePostId } from '../../sources/post-id.ts';
 import { authorizeFirst, type Meter, type MeteredWork, probeMetered, quotaExceeded, runMetered } from '../metered.ts';
-import { cachedPost, POST_ID_HINT, requirePost, requirePostId } from '../post-lookup.ts';
+import { cachedPost, describeBadPostId, requirePost, requirePostId } from '../post-lookup.ts';
 import { maskKeys, ProblemError, type ProblemCode } from '../problem.ts';
 import { readBoolean, rejectUnknownQuery } from '../query.ts';
 import { PRIVATE_SHORT_CACHE, varyOnEncoding } from '../response-headers.ts';
@@ -197,7 +197,7 @@ export function registerContentRoutes(app: FastifyInstance, c: Container): void 
               return {
                 tweetId: maskKeys(raw),
                 success: false,
-                error: { code: 'invalid_post_id', message: `Not a post id or post URL: ${p.reason}. ${POST_ID_HINT}` },
+                error: { code: 'invalid_post_id', message: describeBadPostId(maskKeys(raw), p.reason, true) },
               };
             // The normalized id, as the single endpoints answer; what was sent too when it differs.
             const echo = p.id === raw ? { tweetId: p.id } : { tweetId: p.id, input: maskKeys(raw) };
