@@ -72,8 +72,10 @@ export function readOwnPosts(dir: string): OwnPosts {
 export async function checkOwnPosts(
   own: OwnPosts,
   getPost: (id: string) => Promise<PostOutcome>,
-): Promise<{ ids: string[]; problems: string[] }> {
+): Promise<{ ids: string[]; problems: string[]; misfiled: string[] }> {
   const ids: string[] = [];
+  // A body copied from another post keeps that post's id, which its card and Markdown link to.
+  const misfiled: string[] = [];
   const problems = own.misnamed.map((file) => `${file}: not named <post id>.json, so never served`);
   for (const id of own.held) {
     const parsed = parsePostId(id);
@@ -84,6 +86,10 @@ export async function checkOwnPosts(
     const outcome = await getPost(id);
     if (outcome.kind === 'found') {
       ids.push(id);
+      if (outcome.post.id !== id)
+        misfiled.push(
+          `${id} holds post ${outcome.post.id}: its card and Markdown link to that post; set the id in the file to ${id}, or name the file ${outcome.post.id}.json`,
+        );
       continue;
     }
     const why = (['fxtwitter', 'syndication'] as const).flatMap((kind) => {
@@ -94,5 +100,5 @@ export async function checkOwnPosts(
     const answer = `${outcome.kind === 'not_found' ? 'not found' : 'unavailable'} (${outcome.detail})`;
     problems.push(`${id}: ${[answer, ...why].join('; ')}`);
   }
-  return { ids, problems };
+  return { ids, problems, misfiled };
 }

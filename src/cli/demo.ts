@@ -71,6 +71,7 @@ export async function runDemo(base: Readonly<Config>, io: CliIo, options: { post
     throw new CliError(`--posts ${options.posts}: none of its posts would render:\n  ${checked.problems.join('\n  ')}`);
   }
   for (const problem of checked?.problems ?? []) io.err(`postshot: --posts: will not render ${problem}`);
+  for (const note of checked?.misfiled ?? []) io.err(`postshot: --posts: ${note}`);
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {

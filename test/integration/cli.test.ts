@@ -439,12 +439,24 @@ test('postshot demo --posts serves your own posts beside the samples, names file
     JSON.stringify({ ...sample, tweet: { ...authorless, id: '1234567890123456781' } }),
   );
 
+  fs.writeFileSync(
+    path.join(dir, 'upstream', 'fxtwitter', '1234567890123456782.json'),
+    JSON.stringify({
+      ...sample,
+      tweet: { ...tweet, id: '1234567890123456782', created_at: 'yesterday', created_timestamp: undefined },
+    }),
+  );
+  // A body copied from another post with only its file renamed: served, and the mismatch named.
+  fs.writeFileSync(
+    path.join(dir, 'upstream', 'fxtwitter', '1234567890123456790.json'),
+    JSON.stringify({ ...sample, tweet }),
+  );
   fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', '0123.json'), JSON.stringify({ ...sample, tweet }));
   fs.writeFileSync(path.join(dir, 'upstream', 'fxtwitter', 'hello.json'), JSON.stringify({ ...sample, tweet }));
 
   const { child, out, err } = await startDemo('--posts', dir);
   try {
-    assert.match(out, new RegExp(`Your post ids \\(.*\\): ${id}\n`));
+    assert.match(out, new RegExp(`Your post ids \\(.*\\): ${id} 1234567890123456790\n`));
     assert.match(
       err(),
       /will not render 1234567890123456780: .*; upstream\/fxtwitter\/1234567890123456780\.json: not JSON/,
@@ -453,10 +465,12 @@ test('postshot demo --posts serves your own posts beside the samples, names file
       err(),
       /will not render 1234567890123456781: .*; upstream\/fxtwitter\/1234567890123456781\.json: .*author/,
     );
+    assert.match(err(), /will not render 1234567890123456782: .*: tweet\.created_at "yesterday" is not a date/);
+    assert.match(err(), new RegExp(`1234567890123456790 holds post ${id}: .*name the file ${id}\\.json`));
     assert.match(err(), /will not render 0123: the file name is not a post id/);
     assert.match(err(), /will not render upstream\/fxtwitter\/hello\.json: not named <post id>\.json/);
     assert.ok(out.includes(`/api/v1/screenshot/${id}?format=png' -o ${id}.png`), 'a curl line for your own post');
-    assert.match(out, /with \d+ sample posts and 1 of yours \(no network needed\)/);
+    assert.match(out, /with \d+ sample posts and 2 of yours \(no network needed\)/);
     assert.match(out, /Sample post ids: 1900000000000000001 /);
     const key = /psk_[0-9A-Za-z]{38}/.exec(out)![0];
     const base = /serving (http:\/\/[^\s]+)/.exec(out)![1];

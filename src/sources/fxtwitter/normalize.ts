@@ -205,7 +205,19 @@ export function normalizeFxTwitter(status: number, body: unknown): FxParse {
   if (code !== 200) return { kind: 'failed', detail: `FxTwitter: ${r.message ?? 'error'} (${code})` };
   if (!r.tweet) return { kind: 'failed', detail: 'FxTwitter: body has no tweet' };
   const post = postOf(r.tweet, 0);
-  return post
-    ? { kind: 'found', post: capPost(post) }
-    : { kind: 'failed', detail: 'FxTwitter: tweet lacks id, author or date' };
+  return post ? { kind: 'found', post: capPost(post) } : { kind: 'failed', detail: `FxTwitter: ${whyNoPost(r.tweet)}` };
+}
+
+/**
+ * Why postOf read no post: the field at fault, named as the body names it, so that whoever wrote
+ * or recorded the body (a demo post, a log line) knows what to change.
+ */
+function whyNoPost(t: FxTweet): string {
+  const shown = (v: unknown) => JSON.stringify(v).slice(0, 40);
+  if (!t.id) return 'tweet.id is missing';
+  if (!/^\d{1,19}$/.test(t.id)) return `tweet.id ${shown(t.id)} is not 1 to 19 digits`;
+  if (!t.author?.screen_name) return 'tweet.author.screen_name is missing';
+  if (t.created_timestamp === undefined && !t.created_at)
+    return 'tweet.created_at (or tweet.created_timestamp) is missing';
+  return `tweet.created_at ${shown(t.created_at)} is not a date (e.g. "Sun Apr 12 16:00:00 +0000 2026")`;
 }
