@@ -33,7 +33,7 @@ function composeResetLines(m: ClaimedMessage, plan: string): { resets: string; r
   const end = computePeriod(m.plan, m.anchor, m.periodStart).end;
   if (PLANS[m.plan].period === 'one_time' || end === null) {
     return {
-      resets: `The ${plan} plan’s ${m.limit.toLocaleString('en-US')} credits are a one-time allowance and do not reset; upgrade for a monthly quota.`,
+      resets: `The ${plan} plan’s ${m.limit.toLocaleString('en-US')} credits are a one-time allowance and do not reset; ask the operator of this service for a paid plan, whose quota is monthly.`,
       refused: 'Requests are refused with 403 quota_exceeded until the account moves to a paid plan.',
     };
   }

@@ -94,6 +94,7 @@ test('returnType=url: free plan refused for free; paid plan gets a hosted, immut
     headers: { 'x-api-key': free.apiKey },
   });
   assertProblem(refused, 403, 'plan_restricted');
+  assert.match(refused.json().detail, /returnType=buffer, or ask the operator of this service for a paid plan/);
   assert.equal(refused.headers['x-quota-remaining'], '50');
 
   const pro = await h.account('pro');

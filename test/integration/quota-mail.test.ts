@@ -41,6 +41,8 @@ test('each threshold sends exactly one e-mail with the right numbers', async (t)
     assert.match(mail.text, new RegExp(`Remaining: ${50 - used}\\b`));
     assert.match(mail.text, /Limit: 50\b/);
     assert.match(mail.text, /do not reset/);
+    // Plans change only through the operator (README): the mail says whom to ask, as the 403 does.
+    assert.match(mail.text, /ask the operator of this service for a paid plan/);
     if (threshold === 100) {
       // No reset to wait for: the refusal lasts until an upgrade.
       assert.match(mail.text, /refused with 403 quota_exceeded until the account moves to a paid plan/);

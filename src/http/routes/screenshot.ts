@@ -50,7 +50,7 @@ export function registerScreenshotRoutes(app: FastifyInstance, c: Container): vo
         if (returnType === 'url' && !PLANS[caller.account.plan].canHostImages) {
           throw new ProblemError(
             'plan_restricted',
-            'Hosted image URLs (returnType=url) need a paid plan; use returnType=buffer or upgrade.',
+            'Hosted image URLs (returnType=url) need a paid plan: use returnType=buffer, or ask the operator of this service for a paid plan.',
           );
         }
       },
