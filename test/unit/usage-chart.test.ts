@@ -23,3 +23,17 @@ test('the usage chart counts requests in whole numbers on every line of its scal
   assert.deepEqual(scale(3), ['4', '2', '0']);
   assert.deepEqual(scale(42), ['50', '25', '0']);
 });
+
+test('the usage chart names each date under it once: one day is one date, under its bar', () => {
+  const bar = (day: number) => ({ day, requests: { screenshot: 1, content: 2, bulk: 0 }, credits: 3 });
+  const dates = (svg: string) => [...svg.matchAll(/<text class="tick"[^>]*>(\d+ \w+ \d{4})<\/text>/g)].map((m) => m[1]);
+  const one = renderUsageChart([bar(DAY)]).toString();
+  assert.equal(dates(one).length, 1, one);
+  assert.match(one, /aria-label="Requests on [^"]*: 3\."/);
+  const rect = /<rect [^>]*x="([\d.]+)"[^>]*width="([\d.]+)"/.exec(one)!;
+  const middle = Number(rect[1]) + Number(rect[2]) / 2;
+  const label = Number(/<text class="tick" x="([\d.]+)"[^>]*text-anchor="middle">\d+ \w+ \d{4}/.exec(one)?.[1]);
+  assert.ok(Math.abs(label - middle) < 1, `the date at ${label}, the bar's middle at ${middle}`);
+  const two = renderUsageChart([bar(DAY), bar(DAY + 86_400_000)]).toString();
+  assert.equal(new Set(dates(two)).size, 2);
+});

@@ -44,7 +44,18 @@ export function renderUsageChart(days: DayBar[]): SafeHtml {
     });
   });
   const total = totals.reduce((a, b) => a + b, 0);
-  const label = `Requests per day from ${formatDate(days[0].day)} to ${formatDate(days[days.length - 1].day)}: ${total} in all.`;
+  const first = formatDate(days[0].day);
+  const last = formatDate(days[days.length - 1].day);
+  // A period of one day (a free account's first) has one date: said once, under its bar.
+  const label =
+    days.length === 1
+      ? `Requests on ${first}: ${total}.`
+      : `Requests per day from ${first} to ${last}: ${total} in all.`;
+  const dates =
+    days.length === 1
+      ? html`<text class="tick" x="${PAD.left + plotW / 2}" y="${H - 6}" text-anchor="middle">${first}</text>`
+      : html`<text class="tick" x="${PAD.left}" y="${H - 6}">${first}</text>
+  <text class="tick" x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${last}</text>`;
   return html`<svg class="chart" viewBox="0 0 ${W} ${H}" role="img" aria-label="${label}">
   <line class="axis" x1="${PAD.left}" y1="${y(0)}" x2="${W - PAD.right}" y2="${y(0)}"/>
   <line class="grid" x1="${PAD.left}" y1="${y(max)}" x2="${W - PAD.right}" y2="${y(max)}"/>
@@ -53,7 +64,6 @@ export function renderUsageChart(days: DayBar[]): SafeHtml {
   <text class="tick" x="${PAD.left - 6}" y="${y(max / 2) + 4}" text-anchor="end">${max / 2}</text>
   <text class="tick" x="${PAD.left - 6}" y="${y(0) + 4}" text-anchor="end">0</text>
   ${bars}
-  <text class="tick" x="${PAD.left}" y="${H - 6}">${formatDate(days[0].day)}</text>
-  <text class="tick" x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${formatDate(days[days.length - 1].day)}</text>
+  ${dates}
 </svg>`;
 }
