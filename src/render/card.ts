@@ -195,14 +195,19 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
     const weight = winner ? 700 : 400;
     return box(
       { position: 'relative', width: ctx.layout.inner, height: 32, marginTop: 8, alignItems: 'center' },
+      // A choice whose count the source did not send has no bar: an outline spans the row instead.
       box({
         position: 'absolute',
         left: 0,
         top: 0,
         height: 32,
-        width: Math.max(6, Math.round((ctx.layout.inner * pct) / 100)),
         borderRadius: 4,
-        backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar,
+        ...(c.votes === undefined
+          ? { width: ctx.layout.inner, border: `1px solid ${ctx.theme.border}` }
+          : {
+              width: Math.max(6, Math.round((ctx.layout.inner * pct) / 100)),
+              backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar,
+            }),
       }),
       singleLine(
         { position: 'absolute', left: 10, right: 64, top: 6, fontSize: 15, lineHeight: '20px', fontWeight: weight },
@@ -220,16 +225,18 @@ function pollBlock(ctx: CardContext, poll: Poll): El {
           fontWeight: weight,
           color: ctx.theme.text,
         },
-        `${pct.toFixed(1).replace(/\.0$/, '')}%`,
+        c.votes === undefined ? '' : `${pct.toFixed(1).replace(/\.0$/, '')}%`,
       ),
     );
   });
-  const status = poll.final ? 'Final results' : poll.timeLeft;
-  const summary = `${integerFormat.format(total)} ${total === 1 ? 'vote' : 'votes'}${status ? ` · ${status}` : ''}`;
+  const counted = poll.totalVotes !== undefined || poll.choices.some((c) => c.votes !== undefined);
+  const votes = counted ? `${integerFormat.format(total)} ${total === 1 ? 'vote' : 'votes'}` : '';
+  const status = poll.final ? 'Final results' : (poll.timeLeft ?? '');
+  const summary = [votes, status].filter(Boolean).join(' · ');
   return box(
     { flexDirection: 'column', width: ctx.layout.inner, marginTop: 4 },
     ...rows,
-    box({ marginTop: 8, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary),
+    summary ? box({ marginTop: 8, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary) : null,
   );
 }
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { Renderer } from '../../src/render/render-service.ts';
 import { MediaFetcher } from '../../src/sources/media.ts';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
+import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
 import type { Post } from '../../src/sources/post.ts';
 import { manualClock } from '../helper.ts';
 
@@ -57,4 +58,28 @@ test('an open poll shows the time it has left, and a poll past its end shows Fin
   const ended = await seen();
   assert.match(ended, /200 votes · Final results/);
   assert.doesNotMatch(ended, /left/);
+});
+
+test('a poll whose counts the source did not send shows neither shares nor a vote count', async () => {
+  const s = (v: string) => ({ type: 'STRING', string_value: v });
+  const r = normalizeSyndication({
+    __typename: 'Tweet',
+    id_str: '1950000000000000009',
+    text: 'Which one?',
+    created_at: '2026-11-26T16:00:00.000Z',
+    user: { id_str: '1', name: 'Kiki', screen_name: 'kiki' },
+    card: {
+      name: 'poll2choice_text_only',
+      binding_values: { choice1_label: s('Tea'), choice2_label: s('Coffee'), end_datetime_utc: s(ENDS) },
+    },
+  });
+  assert.equal(r.kind, 'found');
+  const clock = manualClock(Date.parse(ENDS) - 3 * HOUR);
+  const media = new MediaFetcher({ timeoutMs: 1000, maxBytes: 1 << 20, clock });
+  const renderer = new Renderer(media, { timeoutMs: 10_000, workers: 0, cacheBytes: 0, clock });
+  const post = (r as { post: Post }).post;
+  const seen = visibleText((await renderer.render(post, { format: 'html', theme: 'light' })).bytes);
+  assert.match(seen, /Tea.*Coffee.*3 hours left/);
+  // No count is known: "0 %" and "0 votes" would say nobody voted.
+  assert.doesNotMatch(seen, /%|votes?\b/);
 });
