@@ -31,6 +31,10 @@ export class S3ImageStore implements ImageStore {
     private readonly config: S3Config,
     private readonly publicUrl: string,
   ) {
+    // The SDK warns once, on Node < 22, that its releases after January 2027 will need Node 22:
+    // the lockfile takes none of them and postshot runs on Node >= 20.19, so the multi-line
+    // notice on stderr would only alarm an operator. Setting the variable to "false" shows it.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     this.client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,
