@@ -27,12 +27,18 @@ export interface CardContext {
   fontFamily: string;
 }
 
-function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Style = {}): El {
+function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Style = {}, alt?: string): El {
   const data = url ? ctx.assets.get(url) : null;
-  return img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary, w, h), w, h, {
+  const el = img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary, w, h), w, h, {
     objectFit: 'cover',
     ...style,
   });
+  return alt ? { ...el, props: { ...el.props, alt } } : el;
+}
+
+/** What a photo or poster stands for in the HTML: its own description, else what X says ("Image"). */
+function describeMedia(m: Media): string {
+  return m.alt ?? (m.type === 'photo' ? 'Image' : m.type === 'video' ? 'Video' : 'GIF');
 }
 
 /** A rounded box with a 1px outline; what is drawn inside is clipped to its rounded corners. */
@@ -124,7 +130,7 @@ function tile(ctx: CardContext, m: Media, w: number, h: number): El {
   const blank = m.type !== 'photo' && !(url && ctx.assets.get(url));
   return box(
     { position: 'relative', width: w, height: h, ...(blank ? { backgroundColor: '#000000' } : {}) },
-    blank ? null : image(ctx, url, w, h),
+    blank ? null : image(ctx, url, w, h, {}, describeMedia(m)),
     mediaOverlay(ctx, m, w, h),
   );
 }

@@ -66,3 +66,24 @@ test('a video or GIF that comes without a poster still shows in the card and the
     assert.match(renderMarkdown(withVideo), /\[(Video|GIF)\]\(https:\/\/video\.twimg\.com\/[^)]*clip\.mp4\)/, label);
   }
 });
+
+test('the HTML gives each photo and video poster its description as alt text, or what it is', async () => {
+  const post = fxPost([
+    {
+      type: 'photo',
+      url: 'https://pbs.twimg.com/media/A.jpg',
+      width: 800,
+      height: 600,
+      altText: 'Sunset over the harbour',
+    },
+    { type: 'photo', url: 'https://pbs.twimg.com/media/B.jpg', width: 800, height: 600 },
+    { type: 'video', url: MP4, thumbnail_url: 'https://pbs.twimg.com/media/C.jpg', width: 1280, height: 720 },
+  ]);
+  // The poster drawn: a 1x1 PNG stands in for it.
+  const png = new PNG({ width: 1, height: 1 });
+  const poster = { key: 'poster', mime: 'image/png' as const, bytes: PNG.sync.write(png) };
+  const assets = new Map([['https://pbs.twimg.com/media/C.jpg', poster]]);
+  const html = (await renderCard(post, assets, { format: 'html', theme: 'light' })).bytes.toString();
+  const alts = [...html.matchAll(/<img [^>]*alt="([^"]+)"/g)].map((m) => m[1]).filter((a) => /\w/.test(a));
+  assert.deepEqual(alts, ['Sunset over the harbour', 'Image', 'Video']);
+});
