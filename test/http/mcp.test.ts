@@ -334,10 +334,13 @@ test('postshot mcp: requests written before stdin closes are still answered', as
   const get = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get_usage', arguments: {} } };
   const run = await pipeToForwarder(h.url, apiKey, [...INITIALIZE, get]);
   assert.equal(run.status, 0, run.stderr);
+  // Both requests are in flight at once, so their answers may come in either order: a client
+  // matches them by id (JSON-RPC), and so does this test.
   const answers = run.stdout
     .trim()
     .split('\n')
-    .map((line) => JSON.parse(line));
+    .map((line) => JSON.parse(line))
+    .sort((a, b) => a.id - b.id);
   assert.deepEqual(
     answers.map((a) => [a.id, a.error?.message]),
     [
