@@ -400,3 +400,15 @@ test('an invalid post id says why once, and asks for URL-encoding only in a path
   assertProblem(empty, 400, 'invalid_post_id');
   assert.match(empty.json().detail, /^The post id is empty\. Send/);
 });
+
+test('bulk: a post id sent as a JSON number is refused with why a string is needed', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const { apiKey } = await h.account('pro');
+  // What JSON.stringify sends for a numeric id: 1900000000000000001 has become ...000.
+  const res = await bulk(h, apiKey, '{"tweetIds": ["20", 1900000000000000001]}', {
+    'content-type': 'application/json',
+  });
+  assertProblem(res, 400, 'invalid_body');
+  assert.match(res.json().detail, /"tweetIds\[1\]" must be a string, not a number: .*lose their last digits/);
+  assert.equal(res.headers['x-quota-remaining'], '300');
+});

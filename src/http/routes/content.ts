@@ -57,7 +57,15 @@ function readBulkBody(body: unknown): string[] {
   if (ids.length > MAX_IDS)
     throw new ProblemError('too_many_ids', `At most ${MAX_IDS} ids per request; got ${ids.length}.`);
   const bad = ids.findIndex((x) => typeof x !== 'string');
-  if (bad >= 0) throw new ProblemError('invalid_body', `"tweetIds[${bad}]" must be a string.`);
+  if (bad >= 0) {
+    // A post id as a JSON number has already lost its last digits (ids pass 2^53): say why a
+    // string is asked for, since the number a client sent can no longer be shown.
+    const why =
+      typeof ids[bad] === 'number'
+        ? ', not a number: post ids are too long for JSON numbers, which lose their last digits ("20", not 20)'
+        : '';
+    throw new ProblemError('invalid_body', `"tweetIds[${bad}]" must be a string${why}.`);
+  }
   return ids as string[];
 }
 
