@@ -9,6 +9,7 @@ import { type FontFace, familyFaces, rangesOf, readFontData } from './fonts.ts';
 import { type Fit, piecesOf, toNode } from './engine-tree.ts';
 import { bidiClass, breakRtlRunLines, drawnOrder, linesOf } from './rtl-run-breaks.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
+import { contentThrough, setTabWidth, tabWidth } from './tab-stops.ts';
 import { BASE_CSS, type El, type ImageBytes } from './tree.ts';
 import { graphemes } from '../util/graphemes.ts';
 
@@ -247,12 +248,50 @@ async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[])
     fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
 }
 
+// A layout for each of a paragraph's first tabs; those after stay eight spaces wide, as the engine drew them.
+const ALIGNED_TABS = 64;
+
+/**
+ * Widens each tab of the paragraph to its tab stop (tab-stops.ts), in logical order: where a tab
+ * stands depends on the tabs before it. Each is found laid out last, at its line's end edge.
+ */
+async function alignTabs(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
+  const rtl = fit.node.dir === 'rtl';
+  const em = Number(fit.inherited.fontSize) || 16;
+  const alone = await layOutAlone(renderer, fit, images, [{ type: 'text', text: ' ' }]);
+  const space = alone?.runs[0]?.width;
+  if (!space) return;
+  for (const [i, span] of fit.tabs!.entries()) {
+    if (i >= ALIGNED_TABS) {
+      setTabWidth(span, space, tabWidth(0, space));
+      continue;
+    }
+    const cut = contentThrough(fit.node, span);
+    const paragraph = cut && (await layOutAlone(renderer, fit, images, cut.children));
+    const runs = paragraph?.runs ?? [];
+    const middle = (r: (typeof runs)[number]) => r.y + r.height / 2;
+    const last = Math.max(...runs.map(middle));
+    const onLastLine = runs.filter((r) => last - middle(r) <= em / 2);
+    const run = onLastLine.reduce<(typeof runs)[number] | undefined>(
+      (end, r) => (!end || (rtl ? r.x < end.x : r.x > end.x) ? r : end),
+      undefined,
+    );
+    if (run?.text !== ' ') continue;
+    const position = rtl ? fit.width - (run.x + run.width) : run.x;
+    setTabWidth(span, run.width, tabWidth(position, space));
+  }
+}
+
 async function prepare(renderer: Renderer, card: EngineCard) {
   const images = new Map<string, ImageBytes>();
   const fits: Fit[] = [];
   const node = toNode(card.tree, images, fits);
   const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
-  for (const fit of fits) await (fit.wraps ? breakRtlRuns : fit.hyphens ? hyphenate : fitLine)(renderer, fit, sources);
+  for (const fit of fits) {
+    if (fit.tabs) await alignTabs(renderer, fit, sources);
+    if (fit.wraps || fit.hyphens || !fit.tabs)
+      await (fit.wraps ? breakRtlRuns : fit.hyphens ? hyphenate : fitLine)(renderer, fit, sources);
+  }
   return { node, images: sources };
 }
 

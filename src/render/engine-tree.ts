@@ -7,6 +7,7 @@ import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
 import { hasImageInLtrRun, hasSpaceInLtrRunOfPieces, hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
 import { hasSoftHyphen } from './soft-hyphens.ts';
+import { splitTabs } from './tab-stops.ts';
 import type { Child, ImageBytes } from './tree.ts';
 import { insertWordBreaks, kanaBreaks, meetAtSaEdge, SA_JOINER, spaceBeforeKana } from './word-breaks.ts';
 
@@ -21,6 +22,8 @@ export interface Fit {
   wraps?: true;
   /** A paragraph whose lines ending at a soft hyphen are to show a hyphen (soft-hyphens.ts). */
   hyphens?: true;
+  /** The spans of a paragraph's tabs, to widen to their tab stops (tab-stops.ts). */
+  tabs?: Container[];
 }
 
 /** Styles a line's glyphs inherit, and so its width. */
@@ -150,7 +153,17 @@ export function toNode(
       : dir === 'rtl'
         ? (t: string) => hasImageInLtrRun(t) || hasSpaceInLtrRunOfPieces(piecesOf(node))
         : () => false;
-  if (text !== null && runBreaks(text)) fits.push({ node, width, inherited: inside, wraps: true });
-  else if (text !== null && hasSoftHyphen(text)) fits.push({ node, width, inherited: inside, hyphens: true });
+  const kind =
+    text === null
+      ? null
+      : runBreaks(text)
+        ? { wraps: true as const }
+        : hasSoftHyphen(text)
+          ? { hyphens: true as const }
+          : null;
+  // Tabs are kept only where white space is: elsewhere they are spaces.
+  const tabs = text?.includes('\t') && style?.whiteSpace === 'pre-wrap' ? splitTabs(node) : [];
+  if (kind || tabs.length > 0)
+    fits.push({ node, width, inherited: inside, ...kind, ...(tabs.length > 0 ? { tabs } : {}) });
   return node;
 }

@@ -1,0 +1,22 @@
+import { test } from 'node:test';
+import { corpusPost } from './corpus.ts';
+import { assertHtmlMatchesPng, useChromium } from './html-match.ts';
+
+// Tabs advance to the next tab stop from the line's start edge, as in a browser: tabbed columns
+// line up whatever the width of the text before each tab. The engine drew each tab eight spaces
+// wide, so a column began further along on each row with a longer first cell.
+useChromium();
+
+for (const [label, key, text] of [
+  [
+    'ltr',
+    'emoji',
+    'Team\tW\tL\tPts\nArsenal\t24\t3\t75\nMan City 🩵\t22\t5\t70\n\tindented\t\ttwo tabs\nwrapping text with a tab here\tand more words after it so that the line wraps\tonce more',
+  ],
+  ['rtl', 'arabic', 'الفريق\tفوز\tنقاط\nالهلال\t24\t75\nالنصر 🟡\t22\t70\n\tسطر بمسافة بادئة'],
+] as const) {
+  test(`tabs line up at tab stops as in Chromium (${label})`, async (t) => {
+    const post = corpusPost(key, { text, poll: undefined });
+    await assertHtmlMatchesPng(t, `tab-stops-${label}`, post, new Map(), 'light', { width: 360 });
+  });
+}
