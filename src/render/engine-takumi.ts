@@ -271,7 +271,8 @@ async function alignTabs(renderer: Renderer, fit: Fit, images: ImageSource[]): P
     const runs = paragraph?.runs ?? [];
     const middle = (r: (typeof runs)[number]) => r.y + r.height / 2;
     const last = Math.max(...runs.map(middle));
-    const onLastLine = runs.filter((r) => last - middle(r) <= em / 2);
+    // The marks around a tab (tab-stops.ts) take no width: the tab's space is the widest at its x.
+    const onLastLine = runs.filter((r) => last - middle(r) <= em / 2 && r.width > 0);
     const run = onLastLine.reduce<(typeof runs)[number] | undefined>(
       (end, r) => (!end || (rtl ? r.x < end.x : r.x > end.x) ? r : end),
       undefined,

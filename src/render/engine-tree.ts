@@ -162,7 +162,7 @@ export function toNode(
           ? { hyphens: true as const }
           : null;
   // Tabs are kept only where white space is: elsewhere they are spaces.
-  const tabs = text?.includes('\t') && style?.whiteSpace === 'pre-wrap' ? splitTabs(node) : [];
+  const tabs = text?.includes('\t') && style?.whiteSpace === 'pre-wrap' ? splitTabs(node, dir ?? 'ltr') : [];
   if (kind || tabs.length > 0)
     fits.push({ node, width, inherited: inside, ...kind, ...(tabs.length > 0 ? { tabs } : {}) });
   return node;

@@ -3,6 +3,7 @@
 // draws each tab eight spaces wide wherever it stands. Each tab becomes an inline span of one
 // space, widened by letter spacing to reach the stop a browser would reach (engine-takumi.ts).
 import type { Node } from '@takumi-rs/core';
+import { bidiClass } from './rtl-run-breaks.ts';
 
 type Container = Extract<Node, { type: 'container' }>;
 
@@ -13,27 +14,76 @@ function tabSpan(): Container {
   return { type: 'container', style: { display: 'inline', letterSpacing: 0 }, children: [{ type: 'text', text: ' ' }] };
 }
 
+const LRM = '\u200e';
+const RLM = '\u200f';
+const OBJECT = '\ufffc';
+
+const markOf = (strong: string) => (strong === 'L' ? LRM : RLM);
+
 /**
- * Puts each tab of the block's text nodes (in its inline spans too) in a span of its own; returns
- * the spans in logical order, none when the block has no tab.
+ * The marks to put before and after a tab's span. The engine reads the span's space as a space,
+ * where a browser reads a tab as a segment separator: resolved as a neutral, then laid at the
+ * paragraph's level (UAX #9, L1), so that the text on either side of it is ordered apart
+ * ("שם\tName\t%" in a right-to-left paragraph keeps Name and % in two columns). The paragraph's
+ * mark on each side of the space gives it that level; outside them, the mark of what the text
+ * before and after the tab resolves against keeps that text's neutrals and numbers as they were.
  */
-export function splitTabs(block: Container): Container[] {
+export function tabMarks(before: string, after: string, dir: 'ltr' | 'rtl'): [string, string] {
+  const paragraph = dir === 'rtl' ? RLM : LRM;
+  const strongBefore = [...before]
+    .reverse()
+    .map(bidiClass)
+    .find((c) => c === 'L' || c === 'R' || c === 'AL');
+  const lastStrong = strongBefore ?? (dir === 'rtl' ? 'R' : 'L');
+  const next = [...after].map(bidiClass).find((c) => ['L', 'R', 'AL', 'EN', 'AN'].includes(c));
+  // A European number after the tab takes the direction of the last strong letter before it (W7).
+  const nextSide = next === undefined ? paragraph : next === 'EN' ? markOf(lastStrong) : markOf(next);
+  return [nextSide + paragraph, paragraph + markOf(lastStrong)];
+}
+
+/**
+ * Puts each tab of the block's text nodes (in its inline spans too) in a span of its own, between
+ * the marks tabMarks gives it; returns the spans in logical order, none when the block has no tab.
+ */
+export function splitTabs(block: Container, dir: 'ltr' | 'rtl'): Container[] {
+  const text = textOfBlock(block);
   const spans: Container[] = [];
-  block.children = (block.children ?? []).flatMap((child): Node[] => {
-    if (child.type === 'container') {
-      spans.push(...splitTabs(child));
-      return [child];
-    }
-    if (child.type !== 'text' || !child.text.includes('\t')) return [child];
-    return child.text.split('\t').flatMap((text, i): Node[] => {
-      const parts: Node[] = text ? [{ ...child, text }] : [];
-      if (i === 0) return parts;
-      const span = tabSpan();
-      spans.push(span);
-      return [span, ...parts];
+  let at = 0;
+  const split = (parent: Container) => {
+    parent.children = (parent.children ?? []).flatMap((child): Node[] => {
+      if (child.type === 'container') {
+        split(child);
+        return [child];
+      }
+      if (child.type !== 'text') {
+        at += 1;
+        return [child];
+      }
+      if (!child.text.includes('\t')) {
+        at += child.text.length;
+        return [child];
+      }
+      return child.text.split('\t').flatMap((part, i): Node[] => {
+        const parts: Node[] = part ? [{ ...child, text: part }] : [];
+        const tab = at;
+        at += part.length + (i === 0 ? 0 : 1);
+        if (i === 0) return parts;
+        const span = tabSpan();
+        spans.push(span);
+        const [open, close] = tabMarks(text.slice(0, tab), text.slice(tab + 1), dir);
+        return [{ type: 'text', text: open }, span, { type: 'text', text: close }, ...parts];
+      });
     });
-  });
+  };
+  split(block);
   return spans;
+}
+
+/** The block's text in logical order, an image as U+FFFC. */
+function textOfBlock(block: Container): string {
+  return (block.children ?? [])
+    .map((c) => (c.type === 'container' ? textOfBlock(c) : c.type === 'text' ? c.text : OBJECT))
+    .join('');
 }
 
 /** The block cut after `last`: its content up to that node, in logical order; null when not in it. */

@@ -20,3 +20,16 @@ for (const [label, key, text] of [
     await assertHtmlMatchesPng(t, `tab-stops-${label}`, post, new Map(), 'light', { width: 360 });
   });
 }
+
+// A tab is a segment separator: laid at the paragraph's level, it keeps the text on either side
+// of it apart, where the engine read it as a space and ran "Danny" and "45%" into one run, and
+// "שלום" and "12" into another, swapping their columns.
+for (const [label, key, text] of [
+  ['rtl', 'hebrew', 'שם\tName\t%\nדני\tDanny\t45%\nשלום\tHello, world!\t(123)\tסוף'],
+  ['ltr', 'emoji', 'Check:\tשלום\t12\nNote: שלום!\tעולם (טוב)\tend\nשלום\t12 34\tx\nعربي\t١٢٣\tمرحبا\t😀\tok'],
+] as const) {
+  test(`text beside tabs is ordered as in Chromium (${label} paragraphs)`, async (t) => {
+    const post = corpusPost(key, { text });
+    await assertHtmlMatchesPng(t, `tab-bidi-${label}`, post, new Map(), 'light', { width: 400 });
+  });
+}
