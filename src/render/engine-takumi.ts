@@ -8,10 +8,10 @@ import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, familyFaces, rangesOf, readFontData } from './fonts.ts';
 import { type Fit, piecesOf, toNode } from './engine-tree.ts';
 import { bidiClass, breakRtlRunLines, drawnOrder, linesOf } from './rtl-run-breaks.ts';
+import { cutUnits } from './ligatures.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
 import { contentThrough, setTabWidth, tabWidth } from './tab-stops.ts';
 import { BASE_CSS, type El, type ImageBytes } from './tree.ts';
-import { graphemes } from '../util/graphemes.ts';
 
 export interface EngineCard {
   tree: El;
@@ -153,7 +153,7 @@ function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
 
 /**
  * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
- * engine (the same shaping and fonts). Binary search over graphemes and images: a handful of
+ * engine (the same shaping and fonts). Binary search over graphemes (a ligature's together) and images: a handful of
  * measurements, only for lines that overflow. A line of two directions is cut as a browser cuts
  * it, at its end edge as drawn: it keeps what is drawn nearest its start, which in "Dana | دانا
  * الكبيرة" is the end of the Arabic run, not its first word.
@@ -180,9 +180,7 @@ async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Pro
     return measured.children[0]?.width ?? 0;
   };
   const units: Node[] = (fit.node.children ?? []).flatMap((c) =>
-    c.type === 'text'
-      ? [...graphemes.segment(c.text)].map(({ segment }) => ({ type: 'text', text: segment }) as Node)
-      : [c],
+    c.type === 'text' ? cutUnits(c.text).map((text) => ({ type: 'text', text }) as Node) : [c],
   );
   if ((await widthOf(units)) <= fit.width) return;
   const ellipsis: Node = { type: 'text', text: '…' };

@@ -6,6 +6,7 @@ import { segmentText, type Post } from '../sources/post.ts';
 import { openLongArabicWords } from './arabic-breaks.ts';
 import { emojiImage, splitEmoji } from './emoji.ts';
 import { hasGlyph, marksJoin } from './fonts.ts';
+import { hasLigature } from './ligatures.ts';
 import { span, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
@@ -129,7 +130,11 @@ export function singleLine(style: Style, text: string, fitWidth?: number): El {
   // text is itself cut to a dot or lost: such lines are shortened by measuring them
   // (engine-takumi.ts), keeping the name's beginning.
   // A right-to-left line holds a character MAYBE_RTL finds (directionOf).
-  if (fitWidth !== undefined && (MAYBE_RTL.test(text) || line.props.children?.some((c) => typeof c !== 'string')))
+  // So is a line with a ligature, which the engine's ellipsis cuts inside (ligatures.ts).
+  if (
+    fitWidth !== undefined &&
+    (MAYBE_RTL.test(text) || hasLigature(text) || line.props.children?.some((c) => typeof c !== 'string'))
+  )
     line.props.fitWidth = fitWidth;
   return line;
 }
