@@ -63,6 +63,8 @@ function markImages(slots: Slot[], dir: 'ltr' | 'rtl'): void {
   }
 }
 
+const LAYOUT_UNIT = 1 / 64;
+
 const WRAPPING = new Set([undefined, 'normal', 'pre-wrap', 'pre-line']);
 
 /** A paragraph's text (images as U+FFFC) when it wraps at a width; null for any other box. */
@@ -147,6 +149,9 @@ export function toNode(
   // (rtl-run-breaks.ts), else one holding a soft hyphen (soft-hyphens.ts).
   const text = wrappingText(node, style);
   const width = style?.width as number;
+  // A browser fits a line up to a layout unit (1/64 px) wider than its box, which rounding may
+  // leave; the engine's sum of advances can be that much over (25 digits: 286.00003 px in 286).
+  if (text !== null) node.style = { ...(node.style as object), width: width + LAYOUT_UNIT } as never;
   const runBreaks =
     dir === 'ltr'
       ? hasSpaceInRtlRun
