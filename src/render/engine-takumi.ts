@@ -8,7 +8,7 @@ import { type ImageSource, type Node, Renderer } from '@takumi-rs/core';
 import { type FontFace, familyFaces, rangesOf, readFontData } from './fonts.ts';
 import { type Fit, piecesOf, toNode } from './engine-tree.ts';
 import { bidiClass, breakRtlRunLines, drawnOrder, linesOf } from './rtl-run-breaks.ts';
-import { cutUnits } from './ligatures.ts';
+import { cutUnits } from './glyph-clusters.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
 import { contentThrough, setTabWidth, tabWidth } from './tab-stops.ts';
 import { BASE_CSS, type El, type ImageBytes } from './tree.ts';
@@ -153,7 +153,8 @@ function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
 
 /**
  * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
- * engine (the same shaping and fonts). Binary search over graphemes (a ligature's together) and images: a handful of
+ * engine (the same shaping and fonts). Binary search over the places a browser may cut
+ * (graphemes, a ligature's or conjunct's together: glyph-clusters.ts) and images: a handful of
  * measurements, only for lines that overflow. A line of two directions is cut as a browser cuts
  * it, at its end edge as drawn: it keeps what is drawn nearest its start, which in "Dana | دانا
  * الكبيرة" is the end of the Arabic run, not its first word.

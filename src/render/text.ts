@@ -6,7 +6,7 @@ import { segmentText, type Post } from '../sources/post.ts';
 import { openLongArabicWords } from './arabic-breaks.ts';
 import { emojiImage, splitEmoji } from './emoji.ts';
 import { hasGlyph, marksJoin } from './fonts.ts';
-import { hasLigature } from './ligatures.ts';
+import { hasGlyphCluster } from './glyph-clusters.ts';
 import { span, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
@@ -130,10 +130,10 @@ export function singleLine(style: Style, text: string, fitWidth?: number): El {
   // text is itself cut to a dot or lost: such lines are shortened by measuring them
   // (engine-takumi.ts), keeping the name's beginning.
   // A right-to-left line holds a character MAYBE_RTL finds (directionOf).
-  // So is a line with a ligature, which the engine's ellipsis cuts inside (ligatures.ts).
+  // So is a line with a ligature or conjunct, which the engine's ellipsis cuts inside (glyph-clusters.ts).
   if (
     fitWidth !== undefined &&
-    (MAYBE_RTL.test(text) || hasLigature(text) || line.props.children?.some((c) => typeof c !== 'string'))
+    (MAYBE_RTL.test(text) || hasGlyphCluster(text) || line.props.children?.some((c) => typeof c !== 'string'))
   )
     line.props.fitWidth = fitWidth;
   return line;
