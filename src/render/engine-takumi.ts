@@ -252,7 +252,8 @@ const ALIGNED_TABS = 64;
 
 /**
  * Widens each tab of the paragraph to its tab stop (tab-stops.ts), in logical order: where a tab
- * stands depends on the tabs before it. Each is found laid out last, at its line's end edge.
+ * stands depends on the tabs before it. Each is found laid out last, at its line's end edge; its
+ * position is counted from the line's start edge, the right one in a right-to-left paragraph.
  */
 async function alignTabs(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
   const rtl = fit.node.dir === 'rtl';
@@ -267,7 +268,8 @@ async function alignTabs(renderer: Renderer, fit: Fit, images: ImageSource[]): P
     }
     const cut = contentThrough(fit.node, span);
     const paragraph = cut && (await layOutAlone(renderer, fit, images, cut.children));
-    const runs = paragraph?.runs ?? [];
+    if (!paragraph) continue;
+    const runs = paragraph.runs;
     const middle = (r: (typeof runs)[number]) => r.y + r.height / 2;
     const last = Math.max(...runs.map(middle));
     // The marks around a tab (tab-stops.ts) take no width: the tab's space is the widest at its x.
@@ -277,7 +279,7 @@ async function alignTabs(renderer: Renderer, fit: Fit, images: ImageSource[]): P
       undefined,
     );
     if (run?.text !== ' ') continue;
-    const position = rtl ? fit.width - (run.x + run.width) : run.x;
+    const position = rtl ? paragraph.width - (run.x + run.width) : run.x;
     setTabWidth(span, run.width, tabWidth(position, space));
   }
 }
@@ -289,8 +291,9 @@ async function prepare(renderer: Renderer, card: EngineCard) {
   const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
   for (const fit of fits) {
     if (fit.tabs) await alignTabs(renderer, fit, sources);
-    if (fit.wraps || fit.hyphens || !fit.tabs)
-      await (fit.wraps ? breakRtlRuns : fit.hyphens ? hyphenate : fitLine)(renderer, fit, sources);
+    if (fit.wraps) await breakRtlRuns(renderer, fit, sources);
+    else if (fit.hyphens) await hyphenate(renderer, fit, sources);
+    else if (fit.line) await fitLine(renderer, fit, sources);
   }
   return { node, images: sources };
 }

@@ -18,6 +18,8 @@ export interface Fit {
   width: number;
   /** The text styles the line inherits from the boxes around it: measured alone, it needs them. */
   inherited: Record<string, unknown>;
+  /** A single line to cut with an ellipsis where it does not fit `width`. */
+  line?: true;
   /** A paragraph whose lines are to end before its right-to-left runs' spaces, not a line to cut. */
   wraps?: true;
   /** A paragraph whose lines ending at a soft hyphen are to show a hyphen (soft-hyphens.ts). */
@@ -140,8 +142,14 @@ export function toNode(
     }
     markImages(slots, dir);
   }
+  // Tabs are kept only where white space is: elsewhere they are spaces.
+  const tabs =
+    (style?.whiteSpace === 'pre-wrap' || style?.whiteSpace === 'pre') &&
+    piecesOf(node).some((p) => !p.image && p.text.includes('\t'))
+      ? { tabs: splitTabs(node, dir ?? 'ltr') }
+      : {};
   if (fitWidth !== undefined) {
-    fits.push({ node, width: fitWidth, inherited: inside });
+    fits.push({ node, width: fitWidth, inherited: inside, line: true, ...tabs });
     return node;
   }
   // Laid out first: a left-to-right paragraph with a space inside a right-to-left run, or a
@@ -166,9 +174,8 @@ export function toNode(
         : hasSoftHyphen(text)
           ? { hyphens: true as const }
           : null;
-  // Tabs are kept only where white space is: elsewhere they are spaces.
-  const tabs = text?.includes('\t') && style?.whiteSpace === 'pre-wrap' ? splitTabs(node, dir ?? 'ltr') : [];
-  if (kind || tabs.length > 0)
-    fits.push({ node, width, inherited: inside, ...kind, ...(tabs.length > 0 ? { tabs } : {}) });
+  // A line that is not cut has no width to fit: its tabs are placed from its own edges.
+  if (kind || tabs.tabs)
+    fits.push({ node, width: text === null ? Number.NaN : width, inherited: inside, ...kind, ...tabs });
   return node;
 }

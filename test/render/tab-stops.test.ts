@@ -33,3 +33,15 @@ for (const [label, key, text] of [
     await assertHtmlMatchesPng(t, `tab-bidi-${label}`, post, new Map(), 'light', { width: 400 });
   });
 }
+
+// One line that never wraps (a name, a poll choice) keeps its tabs too: the engine drew them eight
+// spaces wide, Chromium at their tab stops.
+for (const [label, key, name, choices] of [
+  ['ltr', 'emoji', 'Dana\tDoe', ['A\tB', 'Longer\tC']],
+  ['rtl', 'hebrew', 'דני\tכהן 🇮🇱', ['כן\tYes', 'לא בכלל\tNo']],
+] as const) {
+  test(`tabs in a name and poll choices line up as in Chromium (${label})`, async (t) => {
+    const post = corpusPost(key, { name, text: 'Tabs', poll: choices.map((c, i): [string, number] => [c, i + 1]) });
+    await assertHtmlMatchesPng(t, `tab-stops-line-${label}`, post, new Map(), 'light', { width: 360 });
+  });
+}
