@@ -10,7 +10,7 @@ import { type Fit, piecesOf, toNode } from './engine-tree.ts';
 import { bidiClass, breakRtlRunLines, drawnOrder, linesOf } from './rtl-run-breaks.ts';
 import { cutUnits } from './glyph-clusters.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
-import { contentThrough, setTabWidth, tabWidth } from './tab-stops.ts';
+import { contentThrough, setTabWidth, tabWidth, textOfBlock } from './tab-stops.ts';
 import { BASE_CSS, type El, type ImageBytes } from './tree.ts';
 
 export interface EngineCard {
@@ -247,26 +247,28 @@ async function breakRtlRuns(renderer: Renderer, fit: Fit, images: ImageSource[])
     fit.node.style = { ...fit.node.style, whiteSpace: 'pre-line' };
 }
 
-// A layout for each of a paragraph's first tabs; those after stay eight spaces wide, as the engine drew them.
-const ALIGNED_TABS = 64;
+// What the layouts placing a card's tabs may lay out between them, in characters: each lays out
+// its paragraph up to its tab. Tabs past that stay eight spaces wide, as the engine draws them.
+const TAB_LAYOUT_CHARS = 100_000;
 
 /**
  * Widens each tab of the paragraph to its tab stop (tab-stops.ts), in logical order: where a tab
  * stands depends on the tabs before it. Each is found laid out last, at its line's end edge; its
  * position is counted from the line's start edge, the right one in a right-to-left paragraph.
  */
-async function alignTabs(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<void> {
+async function alignTabs(renderer: Renderer, fit: Fit, images: ImageSource[], budget: { chars: number }) {
   const rtl = fit.node.dir === 'rtl';
   const em = Number(fit.inherited.fontSize) || 16;
   const alone = await layOutAlone(renderer, fit, images, [{ type: 'text', text: ' ' }]);
   const space = alone?.runs[0]?.width;
   if (!space) return;
-  for (const [i, span] of fit.tabs!.entries()) {
-    if (i >= ALIGNED_TABS) {
+  for (const span of fit.tabs!) {
+    const cut = contentThrough(fit.node, span);
+    budget.chars -= cut ? textOfBlock(cut).length : 0;
+    if (budget.chars < 0) {
       setTabWidth(span, space, tabWidth(0, space));
       continue;
     }
-    const cut = contentThrough(fit.node, span);
     const paragraph = cut && (await layOutAlone(renderer, fit, images, cut.children));
     if (!paragraph) continue;
     const runs = paragraph.runs;
@@ -289,8 +291,9 @@ async function prepare(renderer: Renderer, card: EngineCard) {
   const fits: Fit[] = [];
   const node = toNode(card.tree, images, fits);
   const sources = [...images.values()].map((i) => ({ src: i.key, data: i.bytes }));
+  const tabBudget = { chars: TAB_LAYOUT_CHARS };
   for (const fit of fits) {
-    if (fit.tabs) await alignTabs(renderer, fit, sources);
+    if (fit.tabs) await alignTabs(renderer, fit, sources, tabBudget);
     if (fit.wraps) await breakRtlRuns(renderer, fit, sources);
     else if (fit.hyphens) await hyphenate(renderer, fit, sources);
     else if (fit.line) await fitLine(renderer, fit, sources);

@@ -7,7 +7,7 @@ import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';
 import { hasImageInLtrRun, hasSpaceInLtrRunOfPieces, hasSpaceInRtlRun, type Piece, textOf } from './rtl-run-breaks.ts';
 import { hasSoftHyphen } from './soft-hyphens.ts';
-import { splitTabs } from './tab-stops.ts';
+import { ALIGNED_TABS, splitTabs } from './tab-stops.ts';
 import type { Child, ImageBytes } from './tree.ts';
 import { insertWordBreaks, kanaBreaks, meetAtSaEdge, SA_JOINER, spaceBeforeKana } from './word-breaks.ts';
 
@@ -143,10 +143,12 @@ export function toNode(
     markImages(slots, dir);
   }
   // Tabs are kept only where white space is: elsewhere they are spaces.
+  const aligned = ALIGNED_TABS - fits.reduce((n, f) => n + (f.tabs?.length ?? 0), 0);
   const tabs =
+    aligned > 0 &&
     (style?.whiteSpace === 'pre-wrap' || style?.whiteSpace === 'pre') &&
     piecesOf(node).some((p) => !p.image && p.text.includes('\t'))
-      ? { tabs: splitTabs(node, dir ?? 'ltr') }
+      ? { tabs: splitTabs(node, dir ?? 'ltr', aligned) }
       : {};
   if (fitWidth !== undefined) {
     fits.push({ node, width: fitWidth, inherited: inside, line: true, ...tabs });

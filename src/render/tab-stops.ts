@@ -9,6 +9,12 @@ type Container = Extract<Node, { type: 'container' }>;
 
 const TAB_SIZE = 8;
 
+/**
+ * The tabs of a card placed at tab stops: each costs a layout of its paragraph up to it. Those
+ * after stay tab characters, eight spaces wide, as the engine draws them.
+ */
+export const ALIGNED_TABS = 64;
+
 /** A tab's span: one space, whose letter spacing sets its width. */
 function tabSpan(): Container {
   return { type: 'container', style: { display: 'inline', letterSpacing: 0 }, children: [{ type: 'text', text: ' ' }] };
@@ -20,32 +26,44 @@ const OBJECT = '\ufffc';
 
 const markOf = (strong: string) => (strong === 'L' ? LRM : RLM);
 
+/** The bidi class of the first character from `at` on (step 1) or back (step -1) that is in `wanted`. */
+function findClass(text: string, at: number, step: 1 | -1, wanted: readonly string[]): string | undefined {
+  for (let i = at; i >= 0 && i < text.length; i += step) {
+    const c = bidiClass(text[i]);
+    if (wanted.includes(c)) return c;
+  }
+  return undefined;
+}
+
+const STRONG = ['L', 'R', 'AL'];
+const STRONG_OR_NUMBER = ['L', 'R', 'AL', 'EN', 'AN'];
+
 /**
- * The marks to put before and after a tab's span. The engine reads the span's space as a space,
- * where a browser reads a tab as a segment separator: resolved as a neutral, then laid at the
- * paragraph's level (UAX #9, L1), so that the text on either side of it is ordered apart
- * ("שם\tName\t%" in a right-to-left paragraph keeps Name and % in two columns). The paragraph's
- * mark on each side of the space gives it that level; outside them, the mark of what the text
- * before and after the tab resolves against keeps that text's neutrals and numbers as they were.
+ * The marks to put before and after the tab at `tab` in the block's `text`. The engine reads the
+ * span's space as a space, where a browser reads a tab as a segment separator: resolved as a
+ * neutral, then laid at the paragraph's level (UAX #9, L1), so that the text on either side of it
+ * is ordered apart ("שם\tName\t%" in a right-to-left paragraph keeps Name and % in two columns).
+ * The paragraph's mark on each side of the space gives it that level; outside them, the mark of
+ * what the text before and after the tab resolves against keeps that text's neutrals and numbers
+ * as they were. Read outward from the tab, as far as the first such letter: a card's tabs cost
+ * what lies between them, not the whole text each.
  */
-export function tabMarks(before: string, after: string, dir: 'ltr' | 'rtl'): [string, string] {
+export function tabMarks(text: string, tab: number, dir: 'ltr' | 'rtl'): [string, string] {
   const paragraph = dir === 'rtl' ? RLM : LRM;
-  const strongBefore = [...before]
-    .reverse()
-    .map(bidiClass)
-    .find((c) => c === 'L' || c === 'R' || c === 'AL');
-  const lastStrong = strongBefore ?? (dir === 'rtl' ? 'R' : 'L');
-  const next = [...after].map(bidiClass).find((c) => ['L', 'R', 'AL', 'EN', 'AN'].includes(c));
+  // Surrogate halves are class L in bidi-js; every strong letter outside the BMP is L too.
+  const lastStrong = findClass(text, tab - 1, -1, STRONG) ?? (dir === 'rtl' ? 'R' : 'L');
+  const next = findClass(text, tab + 1, 1, STRONG_OR_NUMBER);
   // A European number after the tab takes the direction of the last strong letter before it (W7).
   const nextSide = next === undefined ? paragraph : next === 'EN' ? markOf(lastStrong) : markOf(next);
   return [nextSide + paragraph, paragraph + markOf(lastStrong)];
 }
 
 /**
- * Puts each tab of the block's text nodes (in its inline spans too) in a span of its own, between
- * the marks tabMarks gives it; returns the spans in logical order, none when the block has no tab.
+ * Puts each of the block's first `limit` tabs (in its text nodes and inline spans) in a span of
+ * its own, between the marks tabMarks gives it; returns the spans in logical order. Tabs past the
+ * limit stay tab characters, which the engine draws eight spaces wide.
  */
-export function splitTabs(block: Container, dir: 'ltr' | 'rtl'): Container[] {
+export function splitTabs(block: Container, dir: 'ltr' | 'rtl', limit: number): Container[] {
   const text = textOfBlock(block);
   const spans: Container[] = [];
   let at = 0;
@@ -63,16 +81,25 @@ export function splitTabs(block: Container, dir: 'ltr' | 'rtl'): Container[] {
         at += child.text.length;
         return [child];
       }
-      return child.text.split('\t').flatMap((part, i): Node[] => {
-        const parts: Node[] = part ? [{ ...child, text: part }] : [];
+      // Text between spans stays one node: the engine lays many small ones out slowly.
+      const out: Node[] = [];
+      let pending = '';
+      child.text.split('\t').forEach((part, i) => {
         const tab = at;
         at += part.length + (i === 0 ? 0 : 1);
-        if (i === 0) return parts;
-        const span = tabSpan();
-        spans.push(span);
-        const [open, close] = tabMarks(text.slice(0, tab), text.slice(tab + 1), dir);
-        return [{ type: 'text', text: open }, span, { type: 'text', text: close }, ...parts];
+        if (i > 0 && spans.length >= limit) pending += '\t';
+        else if (i > 0) {
+          if (pending) out.push({ ...child, text: pending });
+          pending = '';
+          const span = tabSpan();
+          spans.push(span);
+          const [open, close] = tabMarks(text, tab, dir);
+          out.push({ type: 'text', text: open }, span, { type: 'text', text: close });
+        }
+        pending += part;
       });
+      if (pending) out.push({ ...child, text: pending });
+      return out;
     });
   };
   split(block);
@@ -80,7 +107,7 @@ export function splitTabs(block: Container, dir: 'ltr' | 'rtl'): Container[] {
 }
 
 /** The block's text in logical order, an image as U+FFFC. */
-function textOfBlock(block: Container): string {
+export function textOfBlock(block: Container): string {
   return (block.children ?? [])
     .map((c) => (c.type === 'container' ? textOfBlock(c) : c.type === 'text' ? c.text : OBJECT))
     .join('');

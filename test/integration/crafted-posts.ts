@@ -93,4 +93,13 @@ export const CRAFTED_POSTS: CraftedPost[] = [
       quote: fxBody('1900000000000040010', 'ァa'.repeat(12_500)).tweet,
     }),
   },
+  // A tab after every letter, in the post and its quote: each tab placed at its tab stop costs a
+  // layout of the text before it.
+  {
+    name: '25,000 characters of letters and tabs',
+    id: '1900000000000040011',
+    body: fxBody('1900000000000040011', 'a\t'.repeat(12_500), {
+      quote: fxBody('1900000000000040012', 'ש\t'.repeat(12_500)).tweet,
+    }),
+  },
 ];
