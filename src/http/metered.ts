@@ -3,7 +3,7 @@ import { authenticate, type AuthFailure } from '../auth/authenticate.ts';
 import type { Container } from '../container.ts';
 import { ClientGoneError, CommitOutcomeUnknownError } from '../errors.ts';
 import type { Reservation, Usage } from '../quota/quota.ts';
-import { computePeriod } from '../quota/period.ts';
+import { accountPeriod } from '../quota/period.ts';
 import { PLANS } from '../quota/plans.ts';
 import type { Account } from '../storage/accounts/interface.ts';
 import { ProblemError, type ProblemCode } from './problem.ts';
@@ -249,9 +249,9 @@ export async function runMetered<T>(
 
 /** The refusal says what the caller can do: wait for the reset (when), or ask for a paid plan. */
 export function quotaExceeded(c: Container, caller: Caller): ProblemError {
-  const { plan, anchor } = caller.account;
+  const { plan } = caller.account;
   const { credits } = PLANS[plan];
-  const { end } = computePeriod(plan, anchor, c.clock());
+  const { end } = accountPeriod(caller.account, c.clock());
   return new ProblemError(
     'quota_exceeded',
     end === null

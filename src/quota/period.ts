@@ -1,3 +1,4 @@
+import type { Account } from '../storage/accounts/interface.ts';
 import { PLANS, type Plan } from './plans.ts';
 
 export interface Period {
@@ -36,4 +37,14 @@ export function computePeriod(plan: Plan, anchor: number, now: number): Period {
   }
   const end = anchorDateIn(year, month + 1, anchorDay);
   return { start, end };
+}
+
+/**
+ * An account's current period. The free allowance is one for the life of the account, so it is
+ * counted from its creation: a plan change moves the anchor, and keying the allowance by the
+ * anchor handed out a fresh one on every free → paid → free cycle.
+ */
+export function accountPeriod(account: Pick<Account, 'plan' | 'anchor' | 'createdAt'>, now: number): Period {
+  const start = PLANS[account.plan].period === 'one_time' ? account.createdAt : account.anchor;
+  return computePeriod(account.plan, start, now);
 }

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.ts';
 import type { Account, AccountStore, ReserveResult } from '../storage/accounts/interface.ts';
-import { computePeriod } from './period.ts';
+import { accountPeriod } from './period.ts';
 import { PLANS } from './plans.ts';
 
 export interface Usage {
@@ -41,7 +41,7 @@ export class QuotaService {
   }
 
   private periodOf(account: Account) {
-    return computePeriod(account.plan, account.anchor, this.clock());
+    return accountPeriod(account, this.clock());
   }
 
   async usage(account: Account): Promise<Usage> {
