@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type { Config } from './config.ts';
 import { abandonedBefore } from './quota/ledger.ts';
 import { QuotaService } from './quota/quota.ts';
+import { createReadinessCheck, type PartState } from './readiness.ts';
 import type { RateLimiter } from './ratelimit/interface.ts';
 import { MemoryRateLimiter } from './ratelimit/memory.ts';
 import type { AccountStore } from './storage/accounts/interface.ts';
@@ -61,7 +62,7 @@ export interface Container {
   inFlight: InFlight;
   /** The posts the account pages' curl lines name: ones the configured sources serve. */
   examplePostIds: readonly [string, string];
-  checkReadiness(): Promise<Record<string, 'ok' | 'down' | 'warming'>>;
+  checkReadiness(): Promise<Record<string, PartState>>;
   /**
    * Starts background work (refunds of abandoned reservations, the mail sender). `serve` calls it
    * once it listens, with the time it took the data dir's lock (src/storage/data-dir-lock.ts).
@@ -283,19 +284,14 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     outbox.start();
     lastUsed.start();
   };
-  const stateOf = (check: Promise<unknown>) =>
-    check.then(
-      () => 'ok' as const,
-      () => 'down' as const,
-    );
-  const checkReadiness = async () => {
-    const checks: Record<string, 'ok' | 'down' | 'warming'> = {};
-    if (renderer.state === 'warming') checks.render = 'warming';
-    checks.database = await stateOf(accounts.ping());
-    checks.images = await stateOf(images.ping());
-    if (config.redisUrl) checks.redis = await stateOf(cache.ping());
-    return checks;
-  };
+  const checkReadiness = createReadinessCheck({
+    warming: () => renderer.state === 'warming',
+    pings: {
+      database: () => accounts.ping(),
+      images: () => images.ping(),
+      ...(config.redisUrl ? { redis: () => cache.ping() } : {}),
+    },
+  });
   return {
     config,
     clock,
