@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Container } from './container.ts';
 import { ClientGoneError, DependencyDownError } from './errors.ts';
+import { refuseForeignCharset } from './http/body-charset.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import {
@@ -187,6 +188,11 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
         ),
         undefined,
       );
+      return;
+    }
+    const charsetRefusal = refuseForeignCharset(request.headers['content-type']);
+    if (charsetRefusal) {
+      done(charsetRefusal, undefined);
       return;
     }
     let text: string;
