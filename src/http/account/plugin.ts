@@ -8,6 +8,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { DependencyDownError } from '../../errors.ts';
+import { ProblemError } from '../problem.ts';
 import { messagePage } from './pages.ts';
 import { registerAccountRoutes } from './routes.ts';
 
@@ -66,7 +67,7 @@ export async function accountPages(app: FastifyInstance, opts: { c: Container })
     reply.header('Cache-Control', 'no-store');
   });
 
-  app.setErrorHandler((err: FastifyError | DependencyDownError, request, reply) => {
+  app.setErrorHandler((err: FastifyError | DependencyDownError | ProblemError, request, reply) => {
     if (err instanceof DependencyDownError) {
       reply.header('Retry-After', '5');
       return reply
@@ -74,7 +75,8 @@ export async function accountPages(app: FastifyInstance, opts: { c: Container })
         .type('text/html; charset=utf-8')
         .send(messagePage({ title: 'Unavailable', message: 'The service is briefly unavailable; try again shortly.' }));
     }
-    const status = (err as FastifyError).statusCode ?? 500;
+    // The service's own refusals (the JSON body parser's, say) carry their status as a ProblemError.
+    const status = err instanceof ProblemError ? err.status : ((err as FastifyError).statusCode ?? 500);
     const code = (err as FastifyError).code;
     if (code === 'FST_CSRF_INVALID_TOKEN' || code === 'FST_CSRF_MISSING_SECRET') {
       return reply
