@@ -22,6 +22,7 @@ import { registerOpenApi } from './http/openapi.ts';
 import { registerRoutes } from './http/routes/index.ts';
 import { RenderBusyError, RenderMemoryError, RenderTimeoutError } from './render/pool.ts';
 import { registerHeadBodyDrop } from './http/hooks/head-body.ts';
+import { closeHttp2SessionsOnClose } from './http/http2-sessions.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -73,6 +74,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
   app.server.on('connect', answerConnect);
   app.server.on('checkExpectation', answerExpectation);
+  if (options.https) closeHttp2SessionsOnClose(app);
 
   registerSecurityHooks(app, c);
   // Fastify's own 503 while closing is not problem+json: this hook answers it instead.

@@ -1,41 +1,15 @@
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http2 from 'node:http2';
 import https from 'node:https';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { Writable } from 'node:stream';
 import { test } from 'node:test';
 import { buildApp } from '../../src/app.ts';
 import { loadConfig } from '../../src/config.ts';
 import { createContainer } from '../../src/container.ts';
 import { assertProblem, build, makeTempDir } from '../helper.ts';
-
-function selfSignedCert(dir: string): { cert: Buffer; key: Buffer } {
-  const key = path.join(dir, 'key.pem');
-  const cert = path.join(dir, 'cert.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'rsa:2048',
-      '-nodes',
-      '-keyout',
-      key,
-      '-out',
-      cert,
-      '-days',
-      '1',
-      '-subj',
-      '/CN=localhost',
-    ],
-    { stdio: 'ignore' },
-  );
-  return { cert: fs.readFileSync(cert), key: fs.readFileSync(key) };
-}
+import { selfSignedCert } from '../self-signed.ts';
 
 test('TLS: HTTPS over HTTP/1.1 and HTTP/2, with HSTS', async (t) => {
   const dir = makeTempDir();
