@@ -6,6 +6,7 @@ import type { Reservation, Usage } from '../quota/quota.ts';
 import { accountPeriod } from '../quota/period.ts';
 import { PLANS } from '../quota/plans.ts';
 import type { Account } from '../storage/accounts/interface.ts';
+import { watchHangUp } from './hang-up.ts';
 import { ProblemError, type ProblemCode } from './problem.ts';
 
 export type AuthStyle = 'screenshot' | 'content' | 'usage';
@@ -288,19 +289,16 @@ async function runInMeter<T>(
   caller: Caller,
   options: MeteredWork<T>,
 ): Promise<T> {
-  // A client that hangs up before its answer is not charged for it (the response's 'close' comes
-  // before it has finished only then).
-  const gone = new AbortController();
-  const hangUp = () => {
-    if (!reply.raw.writableFinished) gone.abort();
-  };
-  reply.raw.once('close', hangUp);
+  // A client that hangs up before its answer is not charged for it.
+  const gone = watchHangUp(reply);
   const meter = new Meter(c, caller, request.id, options.endpoint, gone.signal);
   try {
     options.validate?.(caller);
     if (options.cost > 0 && options.inHand) {
       const ready = await options.inHand();
       if (ready !== undefined) {
+        // Charged at once, so only while someone is there to receive it.
+        if (gone.signal.aborted) throw new ClientGoneError();
         if (!(await meter.charge(options.cost))) throw quotaExceeded(c, caller);
         return ready;
       }
@@ -314,7 +312,7 @@ async function runInMeter<T>(
     await meter.refundAll();
     throw err;
   } finally {
-    reply.raw.off('close', hangUp);
+    gone.stop();
     await meter.applyHeaders(reply);
   }
 }
