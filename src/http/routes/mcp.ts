@@ -6,6 +6,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import inject from 'light-my-request';
 import type { Container } from '../../container.ts';
 import type { RestCaller } from '../../mcp/rest.ts';
+import { watchHangUp } from '../hang-up.ts';
 import { mcpSchema } from '../schemas/mcp.ts';
 import { assertSchemaValid, documented } from '../schemas/validation.ts';
 
@@ -25,11 +26,19 @@ function apiKeyOf(request: FastifyRequest): string | undefined {
  * One REST request made in-process as the MCP caller: same key, same client address and proxy
  * headers, same TLS state, so the REST routes treat it as they would the caller's own request.
  */
-function restCallerFor(app: FastifyInstance, request: FastifyRequest, passBack: Map<string, string>): RestCaller {
+function restCallerFor(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  passBack: Map<string, string>,
+  callerGone: AbortSignal,
+): RestCaller {
   const key = apiKeyOf(request);
   const encrypted = Boolean((request.raw.socket as { encrypted?: boolean } | undefined)?.encrypted);
   const dispatch = (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => {
     if (encrypted) Object.defineProperty(req.socket, 'encrypted', { value: true });
+    // The MCP client hung up: so does the REST request, which is then not charged for its answer.
+    if (callerGone.aborted) res.destroy();
+    else callerGone.addEventListener('abort', () => res.destroy(), { once: true });
     app.routing(req, res);
   };
   const headers: Record<string, string> = { accept: '*/*', 'x-request-id': request.id };
@@ -83,7 +92,8 @@ export function registerMcpRoutes(app: FastifyInstance, _c: Container): void {
     const refused = refuseInvalidParams(request.body);
     if (refused) return reply.header('Cache-Control', 'no-store').type('application/json').send(refused);
     const passBack = new Map<string, string>();
-    const server = createMcpServer(restCallerFor(app, request, passBack));
+    const callerGone = watchHangUp(reply);
+    const server = createMcpServer(restCallerFor(app, request, passBack, callerGone.signal));
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
       enableJsonResponse: true,
@@ -100,6 +110,7 @@ export function registerMcpRoutes(app: FastifyInstance, _c: Container): void {
       const body = Buffer.from(await response.arrayBuffer());
       return reply.send(body.length > 0 ? body : undefined);
     } finally {
+      callerGone.stop();
       await server.close();
     }
   });
