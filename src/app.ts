@@ -23,8 +23,11 @@ import { registerRoutes } from './http/routes/index.ts';
 import { RenderBusyError, RenderMemoryError, RenderTimeoutError } from './render/pool.ts';
 import { registerHeadBodyDrop } from './http/hooks/head-body.ts';
 import { closeHttp2SessionsOnClose } from './http/http2-sessions.ts';
+import { registerHttp2BodyDeadline } from './http/hooks/body-deadline.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+/** A request (headers and body) must be received whole within this long, over HTTP/1.1 and HTTP/2. */
+const REQUEST_TIMEOUT_MS = 60_000;
 
 export interface BuildOptions {
   /** Extra routes (tests only); registered after the product's routes. */
@@ -56,7 +59,7 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     bodyLimit: 64 * 1024,
     trustProxy: (c.config.trustProxy ?? false) as FastifyServerOptions['trustProxy'],
     connectionTimeout: 60_000,
-    requestTimeout: 60_000,
+    requestTimeout: REQUEST_TIMEOUT_MS,
     keepAliveTimeout: 72_000,
     return503OnClosing: false,
     // Post URLs are accepted URL-encoded in the path; the default of 100 would turn them into 404s.
@@ -74,7 +77,10 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
   app.server.on('connect', answerConnect);
   app.server.on('checkExpectation', answerExpectation);
-  if (options.https) closeHttp2SessionsOnClose(app);
+  if (options.https) {
+    closeHttp2SessionsOnClose(app);
+    registerHttp2BodyDeadline(app, REQUEST_TIMEOUT_MS);
+  }
 
   registerSecurityHooks(app, c);
   // Fastify's own 503 while closing is not problem+json: this hook answers it instead.
