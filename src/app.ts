@@ -3,6 +3,7 @@ import Fastify, { type FastifyError, type FastifyInstance, type FastifyServerOpt
 import type { Container } from './container.ts';
 import { ClientGoneError, DependencyDownError } from './errors.ts';
 import { refuseForeignCharset } from './http/body-charset.ts';
+import { foreignTransferCoding } from './http/transfer-coding.ts';
 import { registerCompression } from './http/compression.ts';
 import { registerCors } from './http/cors.ts';
 import {
@@ -100,7 +101,16 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
     } else if (request.url.length > MAX_URL_LENGTH) sendProblem(request, reply, 'uri_too_long', URL_TOO_LONG);
     else if (request.raw.httpVersion === '1.1' && request.headers.host === undefined)
       sendProblem(request, reply, 'bad_request', 'An HTTP/1.1 request needs a Host header.');
-    else done();
+    else if (foreignTransferCoding(request.headers['transfer-encoding'])) {
+      const coding = JSON.stringify(foreignTransferCoding(request.headers['transfer-encoding']));
+      reply.header('Connection', 'close');
+      sendProblem(
+        request,
+        reply,
+        'bad_request',
+        `Transfer-Encoding ${coding} is not supported; send the body with chunked alone, or with Content-Length.`,
+      );
+    } else done();
   });
   // Before CORS: a plain OPTIONS on a known path is a 405, not a preflight the CORS hook answers.
   const methods = trackRouteMethods(app);
