@@ -25,6 +25,7 @@ import { RenderBusyError, RenderMemoryError, RenderTimeoutError } from './render
 import { registerHeadBodyDrop } from './http/hooks/head-body.ts';
 import { closeHttp2SessionsOnClose } from './http/http2-sessions.ts';
 import { registerHttp2BodyDeadline } from './http/hooks/body-deadline.ts';
+import { registerHttp2HeaderLimit } from './http/hooks/http2-header-limit.ts';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 /** A request (headers and body) must be received whole within this long, over HTTP/1.1 and HTTP/2. */
@@ -78,12 +79,13 @@ export async function buildApp(c: Container, options: BuildOptions = {}): Promis
   const app = Fastify(serverOptions) as unknown as FastifyInstance;
   app.server.on('connect', answerConnect);
   app.server.on('checkExpectation', answerExpectation);
+  registerSecurityHooks(app, c);
   if (options.https) {
     closeHttp2SessionsOnClose(app);
+    // Node holds HTTP/1.1 to these limits itself, HTTP/2 not.
+    registerHttp2HeaderLimit(app);
     registerHttp2BodyDeadline(app, REQUEST_TIMEOUT_MS);
   }
-
-  registerSecurityHooks(app, c);
   // Fastify's own 503 while closing is not problem+json: this hook answers it instead.
   let closing = false;
   app.addHook('preClose', (done) => {
