@@ -193,10 +193,11 @@ export class RenderPool {
     const script = this.scriptUrl;
     if (!script) throw new Error('a render process is started only once its script is known');
     // A card leaves little JavaScript garbage (the engine is native): a 1 MB young generation
-    // frees the megabytes of raster buffers it references soonest. No old-generation cap: it made
-    // V8 collect every few cards (docs/performance.md); the RSS watch below bounds the process.
+    // frees the megabytes of raster buffers it references soonest, and V8's settings for size
+    // hold the process's peak lower at the same CPU (docs/performance.md). No old-generation cap:
+    // it made V8 collect every few cards; the RSS watch below bounds the process.
     // gc() lets an idle process free a large card's raster (render-worker.ts).
-    const execArgv = ['--max-semi-space-size=1', '--expose-gc', '--no-warnings'];
+    const execArgv = ['--max-semi-space-size=1', '--expose-gc', '--optimize-for-size', '--no-warnings'];
     if (script.pathname.endsWith('.ts')) execArgv.push('--import', 'tsx');
     const child = fork(fileURLToPath(script), [], {
       execArgv,

@@ -44,7 +44,7 @@ const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) =>
 // The heap keeps what cards freed for the next ones to reuse (render-env.ts), but what they
 // freed in between blocks still in use can only be given back by a trim: once the process has
 // grown this far past its size after the last trim, it trims (a few ms, rarely).
-const TRIM_AFTER_GROWTH_BYTES = 64 << 20;
+const TRIM_AFTER_GROWTH_BYTES = 40 << 20;
 let trimmedAt = 0;
 // With two cards in a process, the minor collection at one card's end finds the other's raster
 // and the encoder's copy of it still in use, and moves them to the old generation. V8 does not
