@@ -1,7 +1,7 @@
 // The card tree as the engine's node tree. Text reaches the engine changed only where its layout
 // would differ from a browser's: word breaks for scripts without spaces and before small kana,
 // marks beside inline images, joiners that join nothing. Paragraphs that need a layout first
-// (a name to cut, right-to-left runs to end, soft hyphens) are listed as fits for engine-takumi.ts.
+// (a name to cut, right-to-left runs to end, soft hyphens) are listed as fits for engine-fits.ts.
 import type { Node } from '@takumi-rs/core';
 import { separateImagesFromLetters } from './image-joins.ts';
 import { imageMarks } from './image-levels.ts';

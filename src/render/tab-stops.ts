@@ -1,7 +1,7 @@
 // Tabs in preserved white space. A browser advances a tab to the next tab stop, every eight space
 // widths from the line's start edge (CSS tab-size: 8), so tabbed columns line up; the engine
 // draws each tab eight spaces wide wherever it stands. Each tab becomes an inline span of one
-// space, widened by letter spacing to reach the stop a browser would reach (engine-takumi.ts).
+// space, widened by letter spacing to reach the stop a browser would reach (engine-fits.ts).
 import type { Node } from '@takumi-rs/core';
 import { bidiClass } from './rtl-run-breaks.ts';
 

@@ -128,7 +128,7 @@ export function singleLine(style: Style, text: string, fitWidth?: number): El {
   );
   // The engine's own ellipsis cuts a line with images anywhere, and in a line with right-to-left
   // text is itself cut to a dot or lost: such lines are shortened by measuring them
-  // (engine-takumi.ts), keeping the name's beginning.
+  // (engine-fits.ts), keeping the name's beginning.
   // A right-to-left line holds a character MAYBE_RTL finds (directionOf).
   // So is a line with a ligature or conjunct, which the engine's ellipsis cuts inside (glyph-clusters.ts).
   if (
