@@ -21,8 +21,11 @@ const MIN_GAP = 8;
 
 const compact = new Intl.NumberFormat('en-US', { notation: 'compact', maximumFractionDigits: 1 });
 
+/** X shows a count of zero as its icon alone: "0" beside every unanswered post's icon is not X. */
+const countLabel = (n: number) => (n === 0 ? '' : compact.format(n));
+
 function widthOf(label: string): number {
-  return ICON + ICON_MARGIN + labelWidth(label, FONT_SIZE);
+  return label === '' ? ICON : ICON + ICON_MARGIN + labelWidth(label, FONT_SIZE);
 }
 
 type Labels = Array<[keyof Counts, string]>;
@@ -45,7 +48,7 @@ export function countsRow(ctx: CardContext, counts: Counts): El | null {
   const known = ORDER.filter((k) => counts[k] !== undefined && (k !== 'views' || ctx.options.showViews));
   if (known.length === 0) return null;
   const { shown, gap } = fitCounters(
-    known.map((k) => [k, compact.format(counts[k]!)]),
+    known.map((k) => [k, countLabel(counts[k]!)]),
     ctx.layout.inner,
   );
   return box(
@@ -56,8 +59,8 @@ export function countsRow(ctx: CardContext, counts: Counts): El | null {
       ...shown.map(([k, label]) =>
         box(
           { alignItems: 'center', color: ctx.theme.secondary, fontSize: FONT_SIZE, lineHeight: '20px', height: 20 },
-          img(counterIcon(k, ctx.theme.secondary), ICON, ICON, { marginRight: ICON_MARGIN }),
-          label,
+          img(counterIcon(k, ctx.theme.secondary), ICON, ICON, label === '' ? {} : { marginRight: ICON_MARGIN }),
+          ...(label === '' ? [] : [label]),
         ),
       ),
     ),
