@@ -324,6 +324,17 @@ function quoteHeader(ctx: CardContext, q: Post): El {
   );
 }
 
+/** A quoted long post is cut as the post itself is (showFullText=false), with X's "Show more". */
+function quoteText(ctx: CardContext, q: Post): El {
+  const cut = ctx.options.showFullText ? null : cutText(q);
+  const style = { width: ctx.layout.quoteInner, fontSize: 15, lineHeight: 20 };
+  return box(
+    { marginTop: 4, flexDirection: 'column' },
+    renderText(cut ? { ...q, ...cut } : shownText(q), { ...style, color: ctx.theme.text, linkColor: ctx.theme.link }),
+    cut ? box({ fontSize: 15, lineHeight: '20px', color: ctx.theme.link }, 'Show more') : null,
+  );
+}
+
 function quoteCard(ctx: CardContext, q: Post): El {
   return framed(
     ctx,
@@ -332,18 +343,7 @@ function quoteCard(ctx: CardContext, q: Post): El {
     { flexDirection: 'column', padding: QUOTE_PAD },
     quoteHeader(ctx, q),
     q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo.handle, ctx.layout.quoteInner)) : null,
-    q.text
-      ? box(
-          { marginTop: 4 },
-          renderText(shownText(q), {
-            width: ctx.layout.quoteInner,
-            fontSize: 15,
-            lineHeight: 20,
-            color: ctx.theme.text,
-            linkColor: ctx.theme.link,
-          }),
-        )
-      : null,
+    q.text ? quoteText(ctx, q) : null,
     q.media.length && ctx.layout.showMedia ? mediaGrid(ctx, q.media, ctx.layout.quoteInner, 12) : null,
   );
 }

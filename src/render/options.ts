@@ -29,7 +29,7 @@ export const OPTIONS_SCHEMA = Type.Object(
       default: 'x',
       description: 'The mark at the top right: the X logo, the classic bird, or none.',
     }),
-    showFullText: flag('false cuts long posts at the length X shows, with a "Show more" line.'),
+    showFullText: flag('false cuts long posts (and long quoted posts) at the length X shows, with a "Show more" line.'),
     showTimestamp: flag('The date and time line.'),
     showViews: flag('The view count in the counters row.'),
     showStats: flag('The counters row (replies, reposts, likes, bookmarks, views).'),
