@@ -264,24 +264,27 @@ function description(ctx: CardContext, text: string, width: number): El {
 
 function linkCard(ctx: CardContext, card: LinkCard): El {
   const showImage = ctx.layout.showMedia && Boolean(card.image && ctx.assets.get(card.image.url));
+  // A large card is its image over one line of title; without the image (none, failed, or
+  // showMedia=false) it is drawn small, so the description is not dropped with it.
+  const large = card.large && showImage;
   // The text column: the frame less its border, the side image when there is one, and padding.
-  const linesWidth = ctx.layout.inner - 2 * BORDER - (showImage && !card.large ? THUMBNAIL : 0) - 24;
+  const linesWidth = ctx.layout.inner - 2 * BORDER - (showImage && !large ? THUMBNAIL : 0) - 24;
   const line = (color: string, text: string) =>
     singleLine({ fontSize: 15, lineHeight: '20px', color, width: '100%' }, text, linesWidth);
   const lines = box(
     { flexDirection: 'column', padding: 12, flexGrow: 1, flexShrink: 1, minWidth: 0 },
     card.domain ? line(ctx.theme.secondary, card.domain) : null,
     card.title ? line(ctx.theme.text, card.title) : null,
-    card.description && !card.large ? description(ctx, card.description, linesWidth) : null,
+    card.description && !large ? description(ctx, card.description, linesWidth) : null,
   );
-  if (card.large) {
+  if (large) {
     const h = Math.round(gridInner(ctx.layout.inner) / 1.91);
     return framed(
       ctx,
       { width: ctx.layout.inner, marginTop: 12 },
       16,
       { flexDirection: 'column' },
-      showImage ? image(ctx, card.image!.url, gridInner(ctx.layout.inner), h) : null,
+      image(ctx, card.image!.url, gridInner(ctx.layout.inner), h),
       lines,
     );
   }
