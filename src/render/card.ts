@@ -95,8 +95,9 @@ export function formatDate(iso: string, offset = 'UTC+0'): string {
   return `${timeFormat.format(d)} ${minutes ? offset : 'UTC'} · ${dateFormat.format(d)}`;
 }
 
-function shortDate(iso: string): string {
-  return dateFormat.format(new Date(iso));
+/** The quote header's date, in the same offset as the date line: else a day apart near midnight. */
+function shortDate(iso: string, offset = 'UTC+0'): string {
+  return dateFormat.format(new Date(new Date(iso).getTime() + offsetMinutes(offset) * 60_000));
 }
 
 function mediaSource(m: Media): string | undefined {
@@ -308,7 +309,7 @@ const QUOTE_NAME_SHARE = 0.6;
 function quoteHeader(ctx: CardContext, q: Post): El {
   const square = q.author.avatarShape === 'square';
   const v = q.author.verification;
-  const date = `· ${shortDate(q.createdAt)}`;
+  const date = `· ${shortDate(q.createdAt, ctx.options.timeZoneOffset)}`;
   const dateWidth = 4 + labelWidth(date, 15);
   const room = ctx.layout.quoteInner - 20 - 6 - (v !== 'none' ? 18 : 0) - dateWidth;
   const nameWidth = Math.max(0, Math.floor(room * QUOTE_NAME_SHARE));
