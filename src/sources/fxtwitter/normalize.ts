@@ -213,11 +213,15 @@ export function normalizeFxTwitter(status: number, body: unknown): FxParse {
  * or recorded the body (a demo post, a log line) knows what to change.
  */
 function whyNoPost(t: FxTweet): string {
-  const shown = (v: unknown) => JSON.stringify(v).slice(0, 40);
+  // JSON.stringify gives undefined, not a string, for undefined: String() keeps this from throwing.
+  const shown = (v: unknown) => String(JSON.stringify(v)).slice(0, 40);
   if (!t.id) return 'tweet.id is missing';
   if (!/^\d{1,19}$/.test(t.id)) return `tweet.id ${shown(t.id)} is not 1 to 19 digits`;
   if (!t.author?.screen_name) return 'tweet.author.screen_name is missing';
-  if (t.created_timestamp === undefined && !t.created_at)
-    return 'tweet.created_at (or tweet.created_timestamp) is missing';
+  // postOf reads created_timestamp only when it is not 0, else created_at: name the one it read.
+  if (!t.created_at)
+    return t.created_timestamp === undefined
+      ? 'tweet.created_at (or tweet.created_timestamp) is missing'
+      : `tweet.created_timestamp ${shown(t.created_timestamp)} is not a post's time (seconds since 1970, e.g. 1776009600)`;
   return `tweet.created_at ${shown(t.created_at)} is not a date (e.g. "Sun Apr 12 16:00:00 +0000 2026")`;
 }
