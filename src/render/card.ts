@@ -323,7 +323,8 @@ function quoteHeader(ctx: CardContext, q: Post): El {
       nameWidth,
     ),
     v !== 'none' ? img(badgeIcon(v), 16, 16, { marginLeft: 2, flexShrink: 0 }) : null,
-    singleLine({ ...secondary, flexShrink: 1 }, `@${q.author.handle}`),
+    // The handle takes what the name leaves: cut there, never inside a ligature (glyph-clusters.ts).
+    singleLine({ ...secondary, flexShrink: 1 }, `@${q.author.handle}`, 'row'),
     box({ ...secondary, flexShrink: 0, whiteSpace: 'pre' }, date),
   );
 }

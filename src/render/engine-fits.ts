@@ -147,6 +147,24 @@ async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Pro
   fit.node.style = { ...(fit.node.style as Record<string, unknown>), width: fit.width } as never;
 }
 
+/**
+ * The width a line's row leaves it, the lines fitted before it (the name before a handle) as
+ * they are drawn: the row laid out alone, at its own width. The row's children as measured are
+ * its boxes and images, in order; Infinity (no cut) when the row is not found.
+ */
+async function widthInRow(renderer: Renderer, fit: Fit, images: ImageSource[]): Promise<number> {
+  const { row, inherited } = fit.inRow ?? {};
+  if (!row) return Number.POSITIVE_INFINITY;
+  const probe = {
+    type: 'container',
+    style: { display: 'flex' },
+    children: [{ ...row, style: { ...inherited, ...(row.style as Record<string, unknown>) } }],
+  };
+  const measured = await renderer.measure(probe as Node, { images, css: [BASE_CSS] });
+  const at = (row.children ?? []).filter((c) => c.type !== 'text').indexOf(fit.node);
+  return measured.children[0]?.children[at]?.width ?? Number.POSITIVE_INFINITY;
+}
+
 /** The paragraph laid out alone at its width, whole (not clamped), with its inherited styles. */
 async function layOutAlone(renderer: Renderer, fit: Fit, images: ImageSource[], children?: Node[]) {
   const { lineClamp, maxHeight, overflow, ...style } = fit.node.style as Record<string, unknown>;
@@ -245,7 +263,10 @@ export async function fitTree(renderer: Renderer, tree: El): Promise<{ node: Nod
     if (fit.tabs) await alignTabs(renderer, fit, sources, tabBudget);
     if (fit.wraps) await breakRtlRuns(renderer, fit, sources);
     else if (fit.hyphens) await hyphenate(renderer, fit, sources);
-    else if (fit.line) await fitLine(renderer, fit, sources);
+    else if (fit.line) {
+      if (fit.inRow) fit.width = await widthInRow(renderer, fit, sources);
+      await fitLine(renderer, fit, sources);
+    }
   }
   return { node, images: sources };
 }

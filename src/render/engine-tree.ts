@@ -26,6 +26,8 @@ export interface Fit {
   hyphens?: true;
   /** The spans of a paragraph's tabs, to widen to their tab stops (tab-stops.ts). */
   tabs?: Container[];
+  /** A line whose `width` is what its row leaves it, found by laying the row out first. */
+  inRow?: { row?: Container; inherited?: Record<string, unknown> };
 }
 
 /** Styles a line's glyphs inherit, and so its width. */
@@ -118,7 +120,7 @@ export function toNode(
   inherited: Record<string, unknown> = {},
 ): Node {
   if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(dropIdleJoiners(child)) };
-  const { style, children, image, dir, lang, fitWidth } = child.props;
+  const { style, children, image, dir, lang, fitWidth, fitInRow } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);
     return { type: 'image', src: image!.key, style: style as never };
@@ -132,6 +134,9 @@ export function toNode(
     style: (child.type === 'span' ? { display: 'inline', ...style } : style) as never,
     children: (children ?? []).map((c) => toNode(c, images, fits, inside)),
   };
+  // A line to fit in its row (fitInRow) learns its row here, once the row's node exists.
+  for (const f of fits)
+    if (f.inRow && !f.inRow.row && node.children?.includes(f.node)) f.inRow = { row: node, inherited };
   if (dir) {
     // One walk for all three: a text node wrapped in a span for kana breaks leaves every image in
     // its place, a joiner only lengthens a text node, and marks go only before images.
@@ -150,8 +155,15 @@ export function toNode(
     piecesOf(node).some((p) => !p.image && p.text.includes('\t'))
       ? { tabs: splitTabs(node, dir ?? 'ltr', aligned) }
       : {};
-  if (fitWidth !== undefined) {
-    fits.push({ node, width: fitWidth, inherited: inside, line: true, ...tabs });
+  if (fitWidth !== undefined || fitInRow) {
+    fits.push({
+      node,
+      width: fitWidth ?? Number.NaN,
+      inherited: inside,
+      line: true,
+      ...tabs,
+      ...(fitInRow ? { inRow: {} } : {}),
+    });
     return node;
   }
   // Laid out first: a left-to-right paragraph with a space inside a right-to-left run, or a

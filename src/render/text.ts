@@ -109,7 +109,7 @@ const CLIP_SLACK = 8;
  * under a final Arabic ي, stacked Vietnamese accents) are drawn, not cut off. `fitWidth`: the
  * most the line can be given, for a line with emoji or right to left (tree.ts).
  */
-export function singleLine(style: Style, text: string, fitWidth?: number): El {
+export function singleLine(style: Style, text: string, fitWidth?: number | 'row'): El {
   const dir = directionOf(text);
   const line = textBlock(
     {
@@ -131,11 +131,14 @@ export function singleLine(style: Style, text: string, fitWidth?: number): El {
   // (engine-fits.ts), keeping the name's beginning.
   // A right-to-left line holds a character MAYBE_RTL finds (directionOf).
   // So is a line with a ligature or conjunct, which the engine's ellipsis cuts inside (glyph-clusters.ts).
+  // `'row'`: as wide as its row leaves it (a handle after a name), found when drawn.
   if (
     fitWidth !== undefined &&
     (MAYBE_RTL.test(text) || hasGlyphCluster(text) || line.props.children?.some((c) => typeof c !== 'string'))
-  )
-    line.props.fitWidth = fitWidth;
+  ) {
+    if (fitWidth === 'row') line.props.fitInRow = true;
+    else line.props.fitWidth = fitWidth;
+  }
   return line;
 }
 

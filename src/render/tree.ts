@@ -30,6 +30,11 @@ export interface El {
      * CSS px and ends it in an ellipsis itself, as its own ellipsis drops inline images.
      */
     fitWidth?: number;
+    /**
+     * As fitWidth, for a line whose width is what its row leaves it (a quoted post's handle,
+     * after the name): found by laying the row out (engine-fits.ts).
+     */
+    fitInRow?: true;
   };
 }
 

@@ -34,3 +34,28 @@ for (const [label, key, name, width] of [
     );
   });
 }
+
+// A quoted post's handle, cut for its ellipsis in what the name leaves it, is cut before a
+// ligature too. The engine drew "@fififif…", Chromium "@fififi…": an "f" at 15 px is about a
+// sixteenth of a 32 px square, so the bound is tighter here.
+const LETTER_AT_15PX = 0.06;
+
+test('a quoted post’s handle is cut before a ligature, as in Chromium', async (t) => {
+  const post = corpusPost('emoji', { name: 'Dana', text: 'Probe', poll: undefined });
+  const quoted = corpusPost('emoji', {
+    name: 'Dana Doe Longname Longername Longestna',
+    handle: 'fifififififififififi',
+    text: 'q',
+    poll: undefined,
+  });
+  await assertHtmlMatchesPng(
+    t,
+    'cluster-cut-quoted-handle',
+    { ...post, quoted },
+    new Map(),
+    'light',
+    { width: 360 },
+    undefined,
+    LETTER_AT_15PX,
+  );
+});
