@@ -175,7 +175,8 @@ function header(ctx: CardContext, post: Post): El {
     box(
       { flexDirection: 'column', marginLeft: 10, marginRight: mark ? 10 : 0, flexGrow: 1, flexShrink: 1, minWidth: 0 },
       nameLine(ctx, post, 15, 18, textWidth),
-      singleLine({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, `@${post.author.handle}`),
+      // Cut to the column as the name is: before a ligature, as Chromium cuts, never inside it.
+      singleLine({ fontSize: 15, color: ctx.theme.secondary, lineHeight: '20px' }, `@${post.author.handle}`, textWidth),
     ),
     mark,
   );

@@ -59,3 +59,17 @@ test('a quoted post’s handle is cut before a ligature, as in Chromium', async 
     LETTER_AT_15PX,
   );
 });
+
+test('a card’s own handle is cut before a ligature, as in Chromium', async (t) => {
+  const post = corpusPost('emoji', { name: 'Dana', handle: 'WWWWWWWWWWffiffiffif', text: 'Probe', poll: undefined });
+  await assertHtmlMatchesPng(
+    t,
+    'cluster-cut-handle',
+    post,
+    new Map(),
+    'light',
+    { width: 300 },
+    undefined,
+    LETTER_AT_15PX,
+  );
+});
