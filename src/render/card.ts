@@ -1,17 +1,19 @@
 // Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
 import { cutMarked } from '../sources/limits.ts';
-import { type LinkCard, type Media, type Poll, type Post, pollTotal, shownText } from '../sources/post.ts';
+import { type LinkCard, type Post, shownText } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { cutText } from './cut-text.ts';
 import { countsRow } from './counters.ts';
 import { labelWidth } from './label-width.ts';
-import { badgeIcon, birdLogo, placeholderImage, playButton, xLogo } from './icons.ts';
+import { badgeIcon, birdLogo, xLogo } from './icons.ts';
 import { BORDER, gridInner, PAD, placeMedia, QUOTE_PAD, THUMBNAIL, type CardLayout } from './layout.ts';
 import { offsetMinutes, type RenderOptionsFull } from './options.ts';
 import { hasSpaceInRtlRun } from './rtl-run-breaks.ts';
 import { directionOf, inlineText, renderText, singleLine } from './text.ts';
 import type { Theme } from './theme.ts';
-import { box, img, span, textBlock, type El, type Style } from './tree.ts';
+import { avatar, framed, image, mediaGrid, mediaSource } from './card-media.ts';
+import { pollBlock } from './card-poll.ts';
+import { box, img, span, textBlock, type El } from './tree.ts';
 
 /** The options the card itself reads (the rest shape the canvas around it). */
 export type CardOptions = Pick<
@@ -27,57 +29,6 @@ export interface CardContext {
   fontFamily: string;
 }
 
-function image(ctx: CardContext, url: string | undefined, w: number, h: number, style: Style = {}, alt?: string): El {
-  const data = url ? ctx.assets.get(url) : null;
-  const el = img(data ?? placeholderImage(ctx.theme.placeholder, ctx.theme.secondary, w, h), w, h, {
-    objectFit: 'cover',
-    ...style,
-  });
-  return alt ? { ...el, props: { ...el.props, alt } } : el;
-}
-
-/** What a photo or poster stands for in the HTML: its own description, else what X says ("Image"). */
-function describeMedia(m: Media): string {
-  return m.alt ?? (m.type === 'photo' ? 'Image' : m.type === 'video' ? 'Video' : 'GIF');
-}
-
-/** A rounded box with a 1px outline; what is drawn inside is clipped to its rounded corners. */
-function framed(ctx: CardContext, outer: Style, radius: number, inner: Style, ...children: Array<El | null>): El {
-  return box(
-    {
-      border: `${BORDER}px solid ${ctx.theme.border}`,
-      borderRadius: radius,
-      backgroundColor: ctx.theme.background,
-      overflow: 'hidden',
-      ...outer,
-      ...inner,
-    },
-    ...children,
-  );
-}
-
-/** The dark label in a video's or GIF's lower left corner (duration, "GIF"). */
-const MEDIA_BADGE: Style = {
-  position: 'absolute',
-  left: 8,
-  bottom: 8,
-  backgroundColor: 'rgba(0,0,0,0.77)',
-  color: '#fff',
-  borderRadius: 4,
-  padding: '0 5px',
-  fontSize: 13,
-  lineHeight: '20px',
-  fontWeight: 700,
-};
-
-function formatDuration(ms: number): string {
-  const total = Math.floor(ms / 1000);
-  const h = Math.floor(total / 3600);
-  const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
-}
-
 // Formatters made once: toLocale*String builds a new one per call (~0.4 ms each, measured).
 const timeFormat = new Intl.DateTimeFormat('en-US', { hour: 'numeric', minute: '2-digit', timeZone: 'UTC' });
 const dateFormat = new Intl.DateTimeFormat('en-US', {
@@ -86,7 +37,6 @@ const dateFormat = new Intl.DateTimeFormat('en-US', {
   year: 'numeric',
   timeZone: 'UTC',
 });
-const integerFormat = new Intl.NumberFormat('en-US');
 
 /** The date line in a normalized offset (`UTC+5:30`), labelled with it; `UTC` for zero. */
 export function formatDate(iso: string, offset = 'UTC+0'): string {
@@ -98,57 +48,6 @@ export function formatDate(iso: string, offset = 'UTC+0'): string {
 /** The quote header's date, in the same offset as the date line: else a day apart near midnight. */
 function shortDate(iso: string, offset = 'UTC+0'): string {
   return dateFormat.format(new Date(new Date(iso).getTime() + offsetMinutes(offset) * 60_000));
-}
-
-function mediaSource(m: Media): string | undefined {
-  return m.type === 'photo' ? m.url : m.poster;
-}
-
-function mediaOverlay(_ctx: CardContext, m: Media, w: number, h: number): El | null {
-  if (m.type === 'video') {
-    const size = Math.min(64, Math.round(Math.min(w, h) * 0.4));
-    return box(
-      { position: 'absolute', left: 0, top: 0, width: w, height: h, alignItems: 'center', justifyContent: 'center' },
-      img(playButton(), size, size),
-      m.durationMs ? box(MEDIA_BADGE, formatDuration(m.durationMs)) : null,
-    );
-  }
-  if (m.type === 'gif') {
-    return box(MEDIA_BADGE, 'GIF');
-  }
-  return null;
-}
-
-/** A round (or rounded-square) avatar. */
-function avatar(ctx: CardContext, url: string | undefined, size: number, radius: number): El {
-  return image(ctx, url, size, size, { borderRadius: radius });
-}
-
-function tile(ctx: CardContext, m: Media, w: number, h: number): El {
-  const url = mediaSource(m);
-  // A video or GIF with no poster to draw is black, as X's player is before it loads: the
-  // placeholder's picture glyph would sit under the play button.
-  const blank = m.type !== 'photo' && !(url && ctx.assets.get(url));
-  return box(
-    { position: 'relative', width: w, height: h, ...(blank ? { backgroundColor: '#000000' } : {}) },
-    blank ? null : image(ctx, url, w, h, {}, describeMedia(m)),
-    mediaOverlay(ctx, m, w, h),
-  );
-}
-
-function mediaGrid(ctx: CardContext, media: Media[], outer: number, radius: number): El {
-  const inner = gridInner(outer);
-  const layout = placeMedia(media, inner, ctx.layout.mediaLayout);
-  const height = Math.max(...layout.map((l) => l.y + l.h));
-  return framed(
-    ctx,
-    { width: outer, height: height + 2 * BORDER, marginTop: 12 },
-    radius,
-    { position: 'relative' },
-    ...layout.map((l) =>
-      box({ position: 'absolute', left: l.x, top: l.y, width: l.w, height: l.h }, tile(ctx, l.m, l.w, l.h)),
-    ),
-  );
 }
 
 function nameLine(ctx: CardContext, post: Post, size: number, badge: number, maxWidth: number): El {
@@ -192,60 +91,6 @@ function replyLine(ctx: CardContext, handle: string, width: number): El {
     'Replying to ',
     span({ color: ctx.theme.link }, `@${handle}`),
   ]);
-}
-
-function pollBlock(ctx: CardContext, poll: Poll): El {
-  const total = pollTotal(poll);
-  const max = Math.max(...poll.choices.map((c) => c.votes ?? 0));
-  const rows = poll.choices.map((c) => {
-    const pct = total > 0 && c.votes !== undefined ? (c.votes / total) * 100 : 0;
-    const winner = c.votes !== undefined && c.votes === max && max > 0;
-    const weight = winner ? 700 : 400;
-    return box(
-      { position: 'relative', width: ctx.layout.inner, height: 32, marginTop: 8, alignItems: 'center' },
-      // A choice whose count the source did not send has no bar: an outline spans the row instead.
-      box({
-        position: 'absolute',
-        left: 0,
-        top: 0,
-        height: 32,
-        borderRadius: 4,
-        ...(c.votes === undefined
-          ? { width: ctx.layout.inner, border: `1px solid ${ctx.theme.border}` }
-          : {
-              width: Math.max(6, Math.round((ctx.layout.inner * pct) / 100)),
-              backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar,
-            }),
-      }),
-      singleLine(
-        { position: 'absolute', left: 10, right: 64, top: 6, fontSize: 15, lineHeight: '20px', fontWeight: weight },
-        c.label,
-        ctx.layout.inner - 10 - 64,
-      ),
-      box(
-        {
-          position: 'absolute',
-          right: 4,
-          top: 0,
-          height: 32,
-          alignItems: 'center',
-          fontSize: 15,
-          fontWeight: weight,
-          color: ctx.theme.text,
-        },
-        c.votes === undefined ? '' : `${pct.toFixed(1).replace(/\.0$/, '')}%`,
-      ),
-    );
-  });
-  const counted = poll.totalVotes !== undefined || poll.choices.some((c) => c.votes !== undefined);
-  const votes = counted ? `${integerFormat.format(total)} ${total === 1 ? 'vote' : 'votes'}` : '';
-  const status = poll.final ? 'Final results' : (poll.timeLeft ?? '');
-  const summary = [votes, status].filter(Boolean).join(' · ');
-  return box(
-    { flexDirection: 'column', width: ctx.layout.inner, marginTop: 4 },
-    ...rows,
-    summary ? box({ marginTop: 8, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary) : null,
-  );
 }
 
 /** Characters of right-to-left text that fill two lines at most: its letters average under 9 px. */
