@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { renderCard } from '../../src/render/renderer.ts';
-import type { FixtureServer } from '../../src/sources/fixture-server.ts';
-import type { MediaFetcher } from '../../src/sources/media.ts';
 import { corpusPost } from './corpus.ts';
 import { assertHtmlMatchesPng, screenshotHtml, useChromium } from './html-match.ts';
-import { mediaFromFixtures } from './support.ts';
+import { useFixtureMedia } from './support.ts';
 
-let fixture: FixtureServer;
-let media: MediaFetcher;
+const media = useFixtureMedia();
 useChromium();
-before(async () => {
-  ({ fixture, media } = await mediaFromFixtures());
-});
-after(async () => {
-  await fixture?.close();
-});
 
 // X draws a counter of zero as its icon with no number: a new post's row is not "0 0 5 0".
 for (const theme of ['light', 'dim'] as const) {
@@ -25,7 +16,7 @@ for (const theme of ['light', 'dim'] as const) {
       ...corpusPost('emoji', { text: 'No replies yet.' }),
       counts: { replies: 0, reposts: 0, likes: 5, bookmarks: 0, views: 40 },
     };
-    const assets = await loadAssets(post, media, 2);
+    const assets = await loadAssets(post, media(), 2);
     const html = (await renderCard(post, assets, { format: 'html', theme })).bytes.toString();
     const shot = await screenshotHtml(html);
     const lines = shot.text.split('\n');

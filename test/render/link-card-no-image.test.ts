@@ -1,23 +1,14 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { renderCard } from '../../src/render/renderer.ts';
-import type { FixtureServer } from '../../src/sources/fixture-server.ts';
-import type { MediaFetcher } from '../../src/sources/media.ts';
 import type { Post } from '../../src/sources/post.ts';
 import { corpusPost } from './corpus.ts';
 import { assertHtmlMatchesPng, screenshotHtml, useChromium } from './html-match.ts';
-import { mediaFromFixtures } from './support.ts';
+import { useFixtureMedia } from './support.ts';
 
-let fixture: FixtureServer;
-let media: MediaFetcher;
+const media = useFixtureMedia();
 useChromium();
-before(async () => {
-  ({ fixture, media } = await mediaFromFixtures());
-});
-after(async () => {
-  await fixture?.close();
-});
 
 const DESCRIPTION = 'ينشر البنك المركزي قراره بشأن أسعار الفائدة مع ملخص لأسباب القرار.';
 
@@ -39,7 +30,7 @@ for (const [label, showMedia, image] of [
         large: true,
       },
     };
-    const assets = await loadAssets(post, media, 2);
+    const assets = await loadAssets(post, media(), 2);
     const options = { showMedia, width: 400 };
     const html = (await renderCard(post, assets, { ...options, format: 'html', theme: 'dim' })).bytes.toString();
     const text = (await screenshotHtml(html)).text;

@@ -1,22 +1,13 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { renderCard } from '../../src/render/renderer.ts';
-import type { FixtureServer } from '../../src/sources/fixture-server.ts';
-import type { MediaFetcher } from '../../src/sources/media.ts';
 import { corpusPost } from './corpus.ts';
 import { assertHtmlMatchesPng, screenshotHtml, useChromium } from './html-match.ts';
-import { mediaFromFixtures } from './support.ts';
+import { useFixtureMedia } from './support.ts';
 
-let fixture: FixtureServer;
-let media: MediaFetcher;
+const media = useFixtureMedia();
 useChromium();
-before(async () => {
-  ({ fixture, media } = await mediaFromFixtures());
-});
-after(async () => {
-  await fixture?.close();
-});
 
 // showFullText=false: a quoted long post is cut where the post itself would be, with "Show more",
 // as X shows a quoted note; not forty lines of quote under a one-line post.
@@ -29,7 +20,7 @@ for (const [label, key, text, max] of [
   test(`a quoted long ${label} post is cut with "Show more", as in Chromium`, async (t) => {
     const quoted = { ...corpusPost(key, { text, poll: undefined }), isNote: true };
     const post = { ...corpusPost('emoji', { text: 'Worth reading:' }), quoted };
-    const assets = await loadAssets(post, media, 2);
+    const assets = await loadAssets(post, media(), 2);
     const options = { showFullText: false, width: 400 };
     const html = (await renderCard(post, assets, { ...options, format: 'html', theme: 'light' })).bytes.toString();
     const lines = (await screenshotHtml(html)).text.split('\n');

@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { loadAssets } from '../../src/render/load-assets.ts';
 import { parseOptions } from '../../src/render/options.ts';
 import { renderCard } from '../../src/render/renderer.ts';
-import type { FixtureServer } from '../../src/sources/fixture-server.ts';
-import type { MediaFetcher } from '../../src/sources/media.ts';
 import type { Post } from '../../src/sources/post.ts';
 import { corpusPost } from './corpus.ts';
 import { assertHtmlMatchesPng, screenshotHtml, useChromium } from './html-match.ts';
-import { mediaFromFixtures } from './support.ts';
+import { useFixtureMedia } from './support.ts';
 
-let fixture: FixtureServer;
-let media: MediaFetcher;
+const media = useFixtureMedia();
 useChromium();
-before(async () => {
-  ({ fixture, media } = await mediaFromFixtures());
-});
-after(async () => {
-  await fixture?.close();
-});
 
 // The quote header's date is in timeZoneOffset, as the date line is: a post quoting one from
 // twenty minutes earlier, across midnight in UTC but not in UTC+9, shows one day for both.
@@ -35,7 +26,7 @@ for (const [zone, postDay, quoteDay] of [
       quoted,
     };
     const options = parseOptions({ timeZoneOffset: zone, width: '400' });
-    const assets = await loadAssets(post, media, 2);
+    const assets = await loadAssets(post, media(), 2);
     const html = (await renderCard(post, assets, { ...options, format: 'html' })).bytes.toString();
     const text = (await screenshotHtml(html)).text;
     // The quote header's day, then the date line's.

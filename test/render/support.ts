@@ -1,3 +1,4 @@
+import { after, before } from 'node:test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { Resvg } from '@resvg/resvg-js';
@@ -31,6 +32,24 @@ export async function mediaFromFixtures(): Promise<{ fixture: FixtureServer; med
     clock: systemClock,
   });
   return { fixture, media };
+}
+
+/**
+ * The fixture server and a fetcher of its media, started before the file's tests and closed after
+ * them; the returned function gives the fetcher.
+ */
+export function useFixtureMedia(): () => MediaFetcher {
+  let started: { fixture: FixtureServer; media: MediaFetcher } | undefined;
+  before(async () => {
+    started = await mediaFromFixtures();
+  });
+  after(async () => {
+    await started?.fixture.close();
+  });
+  return () => {
+    if (!started) throw new Error('the fixture media start before the tests');
+    return started.media;
+  };
 }
 
 /** Share of pixels that differ beyond pixelmatch's colour threshold; 1 when sizes differ. */
