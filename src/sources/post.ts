@@ -59,8 +59,16 @@ export function pollAsOf(post: Post, now: number): Post {
   const poll = post.poll;
   const end = poll?.endsAt ? Date.parse(poll.endsAt) : Number.NaN;
   if (!poll || poll.final || Number.isNaN(end)) return post;
-  return { ...post, poll: end > now ? { ...poll, timeLeft: formatTimeLeft(end - now) } : { ...poll, final: true } };
+  const timeLeft = end > now ? formatTimeLeft(end - now) : undefined;
+  // The same object while the label stands: what is keyed by the post (its cache keys) stays found.
+  const last = asOf.get(post);
+  if (last && last.poll?.timeLeft === timeLeft) return last;
+  const drawn = { ...post, poll: timeLeft ? { ...poll, timeLeft } : { ...poll, final: true } };
+  asOf.set(post, drawn);
+  return drawn;
 }
+
+const asOf = new WeakMap<Post, Post>();
 
 /**
  * The votes a poll's shares are of: its total, unless its choices add up to more (an upstream

@@ -4,7 +4,7 @@ import { Renderer } from '../../src/render/render-service.ts';
 import { MediaFetcher } from '../../src/sources/media.ts';
 import { normalizeFxTwitter } from '../../src/sources/fxtwitter/normalize.ts';
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
-import type { Post } from '../../src/sources/post.ts';
+import { pollAsOf, type Post } from '../../src/sources/post.ts';
 import { manualClock } from '../helper.ts';
 
 const ENDS = '2026-11-29T16:00:00Z';
@@ -58,6 +58,15 @@ test('an open poll shows the time it has left, and a poll past its end shows Fin
   const ended = await seen();
   assert.match(ended, /200 votes · Final results/);
   assert.doesNotMatch(ended, /left/);
+});
+
+test('a poll is drawn as the same post while its time left stands, so its cache keys are found', () => {
+  const post = pollPost({ ends_at: ENDS });
+  const now = Date.parse(ENDS) - 30 * HOUR;
+  const drawn = pollAsOf(post, now);
+  assert.equal(drawn.poll?.timeLeft, '1 day left');
+  assert.equal(pollAsOf(post, now + 60_000), drawn);
+  assert.notEqual(pollAsOf(post, now + 8 * HOUR), drawn, 'a new label is a new post');
 });
 
 test('a poll whose counts the source did not send shows neither shares nor a vote count', async () => {
