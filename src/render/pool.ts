@@ -57,11 +57,6 @@ interface Job {
   options: RenderOptions;
   resolve: (r: Rendered) => void;
   reject: (e: Error) => void;
-  /**
-   * Drawn with no other card in its process: it shared one that timed out, and which of the two
-   * held the process cannot be told; alone, a card that times out is the one that took the time.
-   */
-  alone?: boolean;
   /** Whose card it is (an account): the queue takes turns between owners. */
   owner?: string;
   /** Fails the card with RenderBusyError if it is still queued after the time limit. */
@@ -78,9 +73,9 @@ export interface RunContext {
 interface Slot {
   child: ChildProcess;
   ready: Promise<void>;
-  /** Jobs posted to this process and not yet answered, with their time limits. */
-  jobs: Map<number, { job: Job; timer: NodeJS.Timeout }>;
-  /** Samples the process's RSS while it holds jobs. */
+  /** The card posted to this process and not yet answered, with its time limit. */
+  drawing: { job: Job; timer: NodeJS.Timeout } | null;
+  /** Samples the process's RSS while it draws. */
   watch: NodeJS.Timeout | null;
   /** Set once the pool has let go of this process: its exit is expected. */
   dropped: boolean;
@@ -88,12 +83,9 @@ interface Slot {
   peakMb: number;
 }
 
-/**
- * A process is given a second card while it draws one: the first card's deflate runs on libuv's
- * threads (renderer.ts) while it lays out and rasterizes the second.
- */
-const JOBS_PER_WORKER = 2;
 const WATCH_MS = 100;
+/** Owners whose last turn the queue remembers before it forgets those with nothing queued. */
+const SERVED_OWNERS_KEPT = 1024;
 
 /** SharedArrayBuffers do not cross a process boundary: the bytes are copied into the message. */
 function assetsForIpc(assets: Assets): Array<[string, PreparedImage | null]> {
@@ -105,15 +97,21 @@ function assetsForIpc(assets: Assets): Array<[string, PreparedImage | null]> {
  * serving while they render. Threat model: a post is hostile input, and a render of it may not
  * stop by itself. A worker thread cannot be stopped from outside: V8 drops worker.terminate()'s
  * request inside Intl.Segmenter iteration and cannot interrupt native code (the engine), so a
- * terminated thread could keep drawing. A process is SIGKILLed: its CPU and memory are back at once. A render past the time limit
- * fails with RenderTimeoutError; a process past `memoryMb` fails its cards with RenderMemoryError;
- * either is killed and replaced on next use, and a card that only shared it is drawn again.
+ * terminated thread could keep drawing. A process is SIGKILLed: its CPU and memory are back at
+ * once. A render past the time limit fails with RenderTimeoutError; a process past `memoryMb`
+ * fails its card with RenderMemoryError; either is killed and replaced on next use.
+ *
+ * A process draws one card at a time: a limit it passes is that card's, and two cards at once
+ * took more CPU and memory per card than one (docs/performance.md, "Session 30").
  */
 export class RenderPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Job[] = [];
   private nextId = 1;
   private isClosed = false;
+  /** When each owner's card last went to a process (a count of cards sent), for taking turns. */
+  private readonly servedAt = new Map<string | undefined, number>();
+  private served = 0;
   /** The script, once known: processes are started only after it is. */
   private scriptUrl: URL | null = null;
   private scriptKnown: Promise<void> | null = null;
@@ -205,7 +203,7 @@ export class RenderPool {
       env: renderProcessEnv(),
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
-    const slot: Slot = { child, ready: Promise.resolve(), jobs: new Map(), watch: null, dropped: false, peakMb: 0 };
+    const slot: Slot = { child, ready: Promise.resolve(), drawing: null, watch: null, dropped: false, peakMb: 0 };
     // What the process last said on stderr (V8's out-of-memory report is many lines): the first
     // line of it goes into the error of the cards it held, not onto the service's stderr.
     let said = '';
@@ -233,23 +231,23 @@ export class RenderPool {
         return;
       }
       if (Number.isFinite(m.peakMb)) slot.peakMb = Math.max(slot.peakMb, m.peakMb);
-      const entry = slot.jobs.get(m.id);
-      if (!entry) return;
+      const entry = slot.drawing;
+      if (entry?.job.id !== m.id) return;
       clearTimeout(entry.timer);
-      slot.jobs.delete(m.id);
+      slot.drawing = null;
       if (m.ok)
         entry.job.resolve({
           bytes: Buffer.from(m.bytes.buffer, m.bytes.byteOffset, m.bytes.byteLength),
           contentType: m.contentType,
         });
       else entry.job.reject(new Error(m.error));
-      if (slot.jobs.size === 0) this.idle(slot);
+      this.idle(slot);
       this.dispatch();
     });
     child.on('exit', (code, signal) => {
       if (slot.dropped) return;
-      // Which card broke the process is unknown: every card it had fails. V8 aborts a process
-      // that reaches its heap cap, so an exit is what a card too large for the limits looks like.
+      // V8 aborts a process that reaches its heap cap, so an exit is what a card too large for the
+      // limits looks like.
       const why = /FATAL ERROR: [^\n]*|Error: [^\n]*/.exec(said)?.[0];
       const err = new RenderMemoryError(
         `the render process exited (${signal ?? `code ${code}`})${why ? `: ${why}` : ''}`,
@@ -284,27 +282,25 @@ export class RenderPool {
   }
 
   /**
-   * A process with no cards: replaced if a card took it large, so memory returns after it. Its
+   * A process with no card: replaced if a card took it large, so memory returns after it. Its
    * peak decides, not its RSS now: a process keeps part of what a large card took (allocator
    * arenas, engine caches, rasters not yet collected), and the kernel's peak misses no spike.
    * The process reports that peak with each answer: reading it from /proc here cost the
    * service's event loop a tenth of a millisecond per card.
    */
   private idle(slot: Slot): void {
-    if (slot.dropped || slot.jobs.size > 0) return;
+    if (slot.dropped || slot.drawing) return;
     if (slot.watch) clearInterval(slot.watch);
     slot.watch = null;
     slot.child.channel?.unref();
     if (slot.peakMb > this.limits.recycleMb) this.drop(slot);
   }
 
-  /** Kills a process and returns the jobs it had, their time limits stopped. */
+  /** Kills a process and returns the card it had, its time limit stopped. */
   private drop(slot: Slot): Job[] {
-    const jobs = [...slot.jobs.values()].map(({ job, timer }) => {
-      clearTimeout(timer);
-      return job;
-    });
-    slot.jobs.clear();
+    const jobs = slot.drawing ? [slot.drawing.job] : [];
+    if (slot.drawing) clearTimeout(slot.drawing.timer);
+    slot.drawing = null;
     if (slot.watch) clearInterval(slot.watch);
     slot.watch = null;
     const i = this.slots.indexOf(slot);
@@ -316,55 +312,63 @@ export class RenderPool {
     return jobs;
   }
 
-  /** The least busy process that can take `job`; a new one while the pool is not full and none is idle. */
-  private pickSlot(job: Job): Slot | null {
-    const room = (s: Slot) =>
-      job.alone ? s.jobs.size === 0 : s.jobs.size < JOBS_PER_WORKER && ![...s.jobs.values()].some((e) => e.job.alone);
-    let best: Slot | null = null;
-    for (const s of this.slots) if (room(s) && (!best || s.jobs.size < best.jobs.size)) best = s;
-    if ((!best || best.jobs.size > 0) && this.slots.length < this.size) return this.spawn();
-    return best;
+  /** An idle process; a new one while the pool is not full. */
+  private pickSlot(): Slot | null {
+    const idle = this.slots.find((s) => !s.drawing);
+    if (idle) return idle;
+    return this.slots.length < this.size ? this.spawn() : null;
   }
 
   /**
-   * Which queued card goes next: one being drawn again first, else the earliest of an owner with
-   * the fewest cards in the processes, so one owner's heavy cards do not hold up everyone else.
+   * Which queued card goes next: the earliest of an owner with the fewest cards in the processes,
+   * and of those the owner served longest ago (never first), so owners take turns and one owner's
+   * heavy cards do not hold up everyone else.
    */
   private nextInQueue(): number {
-    if (this.queue.length === 1 || this.queue[0].alone) return 0;
+    if (this.queue.length === 1) return 0;
     const drawing = new Map<string | undefined, number>();
-    for (const s of this.slots)
-      for (const { job } of s.jobs.values()) drawing.set(job.owner, (drawing.get(job.owner) ?? 0) + 1);
+    for (const s of this.slots) {
+      const owner = s.drawing?.job.owner;
+      if (s.drawing) drawing.set(owner, (drawing.get(owner) ?? 0) + 1);
+    }
     let best = 0;
-    let fewest = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < this.queue.length && fewest > 0; i++) {
-      const n = drawing.get(this.queue[i].owner) ?? 0;
-      if (n < fewest) [best, fewest] = [i, n];
+    let rank = [Number.POSITIVE_INFINITY, 0];
+    for (let i = 0; i < this.queue.length; i++) {
+      const { owner } = this.queue[i];
+      const r = [drawing.get(owner) ?? 0, this.servedAt.get(owner) ?? -1];
+      if (r[0] < rank[0] || (r[0] === rank[0] && r[1] < rank[1])) [best, rank] = [i, r];
     }
     return best;
+  }
+
+  /** Notes that `owner` was served now; forgets owners with no card queued once many are noted. */
+  private noteServed(owner: string | undefined): void {
+    this.servedAt.delete(owner);
+    this.servedAt.set(owner, this.served++);
+    if (this.servedAt.size <= SERVED_OWNERS_KEPT) return;
+    const queued = new Set(this.queue.map((j) => j.owner));
+    for (const known of this.servedAt.keys()) if (!queued.has(known)) this.servedAt.delete(known);
   }
 
   private dispatch(): void {
     if (this.isClosed) return;
     while (this.queue.length > 0) {
-      const next = this.nextInQueue();
-      const slot = this.pickSlot(this.queue[next]);
+      const slot = this.pickSlot();
       if (!slot) return;
-      const [job] = this.queue.splice(next, 1);
+      const [job] = this.queue.splice(this.nextInQueue(), 1);
+      this.noteServed(job.owner);
       clearTimeout(job.waiting);
       const timer = setTimeout(() => {
-        if (!slot.jobs.has(job.id)) return;
-        const others = this.drop(slot).filter((j) => j !== job);
-        // The other card may only have been unlucky to share the process: it is drawn again, alone.
-        this.queue.unshift(...others.map((j) => ({ ...j, alone: true })));
+        if (slot.drawing?.job !== job) return;
+        this.drop(slot);
         job.reject(new RenderTimeoutError(this.timeoutMs));
         this.dispatch();
       }, this.timeoutMs);
-      slot.jobs.set(job.id, { job, timer });
+      slot.drawing = { job, timer };
       this.busy(slot);
       slot.ready.then(
         () => {
-          if (!slot.jobs.has(job.id) || slot.dropped) return;
+          if (slot.drawing?.job !== job || slot.dropped) return;
           const task: RenderTask = {
             id: job.id,
             post: job.post,
@@ -374,12 +378,12 @@ export class RenderPool {
           try {
             slot.child.send(task);
           } catch (err) {
-            // A card that cannot be cloned fails alone; a closed channel shows as the exit.
-            const entry = slot.jobs.get(job.id);
-            if (entry) clearTimeout(entry.timer);
-            slot.jobs.delete(job.id);
+            // A card that cannot be cloned fails; a closed channel shows as the exit.
+            clearTimeout(timer);
+            slot.drawing = null;
             job.reject(err as Error);
-            if (slot.jobs.size === 0) this.idle(slot);
+            this.idle(slot);
+            this.dispatch();
           }
         },
         (err) => {

@@ -2,12 +2,12 @@
 // encoder's copy of the raster are megabytes each. Mapped one by one, each was faulted in anew on
 // every card, page by page, which on a virtualized kernel cost more CPU than the drawing
 // (docs/performance.md). Kept in glibc's heap, the next card reuses them; the worker frees them
-// after each card (render-worker.ts), so the heap holds about what two cards need. The heap grows
+// after each card (render-worker.ts), so the heap holds about what one card needs. The heap grows
 // on huge pages where glibc and the kernel allow it. Never over an operator's own settings.
 //
 // The engine also splits a card's work over a thread pool sized to the cores. The render pool
-// already runs a process per core with two cards each, so those threads only contend: with one
-// per process, PNG under load took less CPU and memory (docs/performance.md).
+// already runs a process per core, so those threads only contend: with one per process, PNG
+// under load took less CPU and memory (docs/performance.md).
 import fs from 'node:fs';
 
 /** Allocations under this come from the heap: the raster of any card but the tallest. */

@@ -46,11 +46,11 @@ const collect = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) =>
 // grown this far past its size after the last trim, it trims (a few ms, rarely).
 const TRIM_AFTER_GROWTH_BYTES = 40 << 20;
 let trimmedAt = 0;
-// With two cards in a process, the minor collection at one card's end finds the other's raster
-// and the encoder's copy of it still in use, and moves them to the old generation. V8 does not
-// count the encoder's copy (a wrapped native object), so its own full collections came late and
-// the C heap in use grew to several times what one leaves (docs/performance.md). So the process
-// collects fully once the C heap in use has grown this far since the last full collection.
+// A raster, or the encoder's copy of it, that a collection during its card moved to the old
+// generation outlives the minor collection at the card's end. V8 does not count the encoder's
+// copy (a wrapped native object), so its own full collections come late: when two cards shared a
+// process, the C heap in use grew to several times what one leaves (docs/performance.md). So the
+// process collects fully once the C heap in use has grown this far since the last full collection.
 const COLLECT_AFTER_GROWTH_BYTES = 64 << 20;
 let inUseAfterCollect = 0;
 let drawing = 0;

@@ -156,8 +156,8 @@ test('cards waiting past the time limit for a render process are 503 with Retry-
   const headers = { 'x-api-key': apiKey };
   const get = (q: string) => h.app.inject({ url: `/api/v1/screenshot/${POST}?format=png${q}`, headers });
   assert.equal((await get('&width=500')).statusCode, 200, 'the render process is started');
-  // A machine too busy to draw: the process takes two cards and draws nothing; at the time limit
-  // the pool kills it, and redraws the second card alone in a new one while the rest still wait.
+  // A machine too busy to draw: the process takes a card and draws nothing; at the time limit the
+  // pool kills it, and the cards still queued are refused.
   const [pid] = h.c.renderer.pids();
   process.kill(pid, 'SIGSTOP');
   const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => get(`&width=${400 + i * 10}`)));
@@ -223,8 +223,8 @@ test('a client that hangs up before its answer is not charged, and a card queued
       setTimeout(() => socket.destroy(), 300);
       socket.on('close', () => resolve());
     });
-  // The render process takes two cards at once; the third waits for it, and is never drawn (nor is
-  // a card whose client left before it reached the pool).
+  // The render process takes one card; the others wait for it, and are never drawn (nor is a card
+  // whose client left before it reached the pool).
   await Promise.all(
     ['light', 'dark', 'dim'].map((theme) => hangUp(`/api/v1/screenshot/${slow.id}?format=png&theme=${theme}`)),
   );
@@ -232,7 +232,7 @@ test('a client that hangs up before its answer is not charged, and a card queued
   const deadline = Date.now() + 60_000;
   while (h.c.inFlight.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   assert.equal(h.c.inFlight.size, 0);
-  assert.ok(h.c.renderer.stats.rendered <= 2, `${h.c.renderer.stats.rendered} cards drawn for three clients gone`);
+  assert.ok(h.c.renderer.stats.rendered <= 1, `${h.c.renderer.stats.rendered} cards drawn for three clients gone`);
   const usage = await h.app.inject({ url: '/api/v1/usage', headers: { 'x-api-key': apiKey } });
   assert.equal(usage.json().used, 0, 'none was charged');
   const retry = await h.app.inject({

@@ -81,7 +81,7 @@ async function growthOver(cardsToDraw: number, formats: RenderFormat[]): Promise
 
 test("a render process kept busy with PNG cards releases each card's pixmaps", async () => {
   // Each card's pixels are native buffers of several MB, freed only when V8 collects the objects
-  // holding them, and with two cards at once some reach the old generation. The process is never
+  // holding them, and a collection during a card can move some to the old generation. The process is never
   // replaced here (no recycling, no memory limit in reach), so what piles up shows.
   const grewMb = await growthOver(400, ['png']);
   // Without the worker's full collections the RSS grew 130-180 MB over these cards, against 35-45.

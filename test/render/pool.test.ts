@@ -14,47 +14,34 @@ function job(pool: RenderPool, text: string, delay?: number): Promise<string> {
   return pool.run(post, new Map(), { format: 'svg', theme: 'light' }).then((r) => r.bytes.toString());
 }
 
-test('a worker draws two cards at once and a third waits for one of them', async (t) => {
+test('a process draws one card at a time: the next waits for it', async (t) => {
   const pool = new RenderPool(1, 5000, SCRIPT);
   t.after(() => pool.close());
   const out = await Promise.all([job(pool, 'a', 200), job(pool, 'b', 200), job(pool, 'c', 20)]);
-  const [a, b, c] = out.map((o) => o.split('|'));
-  assert.deepEqual([a[0], b[0], c[0]], ['a', 'b', 'c']);
-  assert.equal(b[1], '2', 'the second card was given while the first was being drawn');
-  assert.ok(Number(c[1]) <= 2, 'never more than two cards in one worker');
-  assert.equal(new Set([a[2], b[2], c[2]]).size, 1, 'one worker did all three');
+  const drawn = out.map((o) => o.split('|'));
+  assert.deepEqual(
+    drawn.map(([text]) => text),
+    ['a', 'b', 'c'],
+  );
+  assert.deepEqual(
+    drawn.map(([, held]) => held),
+    ['1', '1', '1'],
+    'never two cards in one process',
+  );
+  assert.equal(new Set(drawn.map(([, , pid]) => pid)).size, 1, 'one process drew all three');
 });
 
-test('a card past the time limit fails alone: the card sharing its worker is drawn again, and the pool carries on', async (t) => {
-  // Timings with seconds of slack: the second card starts 2 s after the hung one, would finish 0.5 s
-  // after the hung one's 3 s limit, and then has 1.5 s for a new worker to start and redraw it.
-  const pool = new RenderPool(1, 3000, SCRIPT);
+test('a card past the time limit fails; the next card is drawn by a new process, and the pool carries on', async (t) => {
+  // The second card is queued 1 s into the hung one's 2 s: it waits for it, then for a new process.
+  const pool = new RenderPool(1, 2000, SCRIPT);
   t.after(() => pool.close());
   const hung = job(pool, 'hang').catch((err: Error) => err);
-  await new Promise((r) => setTimeout(r, 2000));
-  const late = job(pool, 'late', 1500);
+  await new Promise((r) => setTimeout(r, 1000));
+  const next = job(pool, 'next', 100);
   assert.ok((await hung) instanceof RenderTimeoutError);
-  const [text, , pid] = (await late).split('|');
-  assert.equal(text, 'late', 'redrawn, not failed');
+  const [text, held, pid] = (await next).split('|');
+  assert.deepEqual([text, held], ['next', '1'], 'drawn, not failed');
   assert.equal((await job(pool, 'after')).split('|')[2], pid, 'the replacement process carries on');
-});
-
-test('a card redrawn after sharing a timed-out process is drawn alone: a blocking card sent after it cannot fail it', async (t) => {
-  // The first process: a card that never ends, and an ordinary one given beside it 2 s later. A
-  // card that blocks its process waits in the queue. When the first card's 3 s are up, the ordinary
-  // card is drawn again in a new process before the blocking one is given to it.
-  const pool = new RenderPool(1, 3000, SCRIPT);
-  t.after(() => pool.close());
-  const hung = job(pool, 'hang').catch((err: Error) => err);
-  await new Promise((r) => setTimeout(r, 2000));
-  const innocent = job(pool, 'innocent', 1500).catch((err: Error) => err);
-  await new Promise((r) => setTimeout(r, 200));
-  const blocking = job(pool, 'spin').catch((err: Error) => err);
-  assert.ok((await hung) instanceof RenderTimeoutError);
-  const drawn = await innocent;
-  assert.ok(typeof drawn === 'string', `drawn, not failed: ${drawn}`);
-  assert.equal(drawn.split('|')[1], '1', 'alone in its process');
-  assert.ok((await blocking) instanceof RenderTimeoutError, 'the blocking card fails itself');
 });
 
 test('a queued card whose client went away is taken out and never drawn; a drawing one finishes', async (t) => {
@@ -64,13 +51,13 @@ test('a queued card whose client went away is taken out and never drawn; a drawi
   const gone = new AbortController();
   const options = { format: 'svg', theme: 'light' } as const;
   const drawing = pool.run(post('drawing', 400), new Map(), options, { signal: gone.signal });
-  const beside = pool.run(post('beside', 400), new Map(), options);
+  const waiting = pool.run(post('waiting', 400), new Map(), options);
   const queued = pool.run(post('queued', 20), new Map(), options, { signal: gone.signal }).catch((err: Error) => err);
   await new Promise((r) => setTimeout(r, 100));
   gone.abort();
   assert.ok((await queued) instanceof ClientGoneError, 'taken out of the queue');
   assert.equal((await drawing).bytes.toString().split('|')[0], 'drawing', 'a card being drawn finishes');
-  await beside;
+  await waiting;
   const after = (await pool.run(post('after', 20), new Map(), options)).bytes.toString().split('|');
   assert.equal(after[1], '1', 'the process held nothing else: the queued card never reached it');
   assert.ok(
@@ -96,6 +83,29 @@ test("the queue takes turns between owners: one account's many cards do not hold
     ['a0', 'a1', 'a2', 'a3', 'a4', 'a5'],
     "one account's cards keep their order",
   );
+});
+
+test('three owners take turns: an owner served longer ago goes first', async (t) => {
+  const pool = new RenderPool(1, 10_000, SCRIPT);
+  t.after(() => pool.close());
+  const options = { format: 'svg', theme: 'light' } as const;
+  const finished: string[] = [];
+  const run = (text: string, owner: string) =>
+    pool.run({ text, delay: 50 } as unknown as Post, new Map(), options, { owner }).then(() => finished.push(text));
+  // Queued in this order while a0 is drawn: every a, then both b, then both c.
+  const cards = [run('a0', 'a')];
+  await new Promise((r) => setTimeout(r, 20));
+  for (const [text, owner] of [
+    ['a1', 'a'],
+    ['a2', 'a'],
+    ['b0', 'b'],
+    ['b1', 'b'],
+    ['c0', 'c'],
+    ['c1', 'c'],
+  ])
+    cards.push(run(text, owner));
+  await Promise.all(cards);
+  assert.deepEqual(finished, ['a0', 'b0', 'c0', 'a1', 'b1', 'c1', 'a2']);
 });
 
 test('an error answer fails that card only; a crashed worker fails what it held and is replaced', async (t) => {
