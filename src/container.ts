@@ -16,6 +16,7 @@ import type { PostCache, SingleFlight } from './storage/cache/interface.ts';
 import { MemoryPostCache, MemorySingleFlight } from './storage/cache/memory.ts';
 import { FxTwitterSource } from './sources/fxtwitter/source.ts';
 import type { PostSource } from './sources/interface.ts';
+import { createGuardedLookup, guardedLookup } from './net/guarded-lookup.ts';
 import { MediaFetcher } from './sources/media.ts';
 import { PostService, type UpstreamFailureLog } from './sources/post-service.ts';
 import { SyndicationSource } from './sources/syndication/source.ts';
@@ -78,6 +79,8 @@ export interface ContainerOptions {
   logStream?: DestinationStream;
   /** The posts the quickstart's curl lines name: X's first two (20, 21) by default, samples in the demo. */
   examplePostIds?: readonly [string, string];
+  /** Nameservers for image hosts' names (tests: one that never answers); the system's when absent. */
+  nameservers?: string[];
 }
 
 export function createLogger(config: Readonly<Config>, stream?: DestinationStream): Logger {
@@ -180,8 +183,12 @@ function createRendering(
   clock: Clock,
   log: UpstreamFailureLog,
   sizing: { workers: number; cacheBytes: number },
+  nameservers?: string[],
 ): { media: MediaFetcher; renderer: Renderer } {
+  // One resolver for both fetchers: c-ares, off the thread pool and bounded (guarded-lookup.ts).
+  const lookup = nameservers ? createGuardedLookup({ servers: nameservers }) : guardedLookup;
   const media = new MediaFetcher({
+    lookup,
     mediaUrl: config.mediaUrl,
     timeoutMs: config.upstreamTimeoutMs,
     maxBytes: config.mediaMaxBytes,
@@ -194,6 +201,7 @@ function createRendering(
     ...sizing,
     clock,
     backgroundImages: {
+      lookup,
       mediaUrl: config.mediaUrl,
       timeoutMs: config.upstreamTimeoutMs,
       maxBytes: config.mediaMaxBytes,
@@ -214,10 +222,16 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const posts = new PostService(createSources(config), cache, flight, config.postCacheTtlMs, (fields, message) =>
     logger.warn(fields, message),
   );
-  const { media, renderer } = createRendering(config, clock, (fields, message) => logger.warn(fields, message), {
-    workers: config.renderWorkers || RenderPool.defaultSize(),
-    cacheBytes: config.renderCacheMb * 1024 * 1024,
-  });
+  const { media, renderer } = createRendering(
+    config,
+    clock,
+    (fields, message) => logger.warn(fields, message),
+    {
+      workers: config.renderWorkers || RenderPool.defaultSize(),
+      cacheBytes: config.renderCacheMb * 1024 * 1024,
+    },
+    options.nameservers,
+  );
   const images = await openImageStore(config);
   const mailDir = path.join(config.dataDir, 'mail');
   const mailer = config.smtpUrl ? new SmtpMailer(config.smtpUrl) : new FileMailer(mailDir);

@@ -34,6 +34,8 @@ export interface BuildTestOptions extends BuildOptions {
   clock?: Clock;
   /** Force a mode; by default POSTSHOT_TEST_MODE=scaled selects PostgreSQL + Redis + S3. */
   scaled?: boolean;
+  /** Nameservers for image hosts' names (ContainerOptions.nameservers). */
+  nameservers?: string[];
 }
 
 /** A fresh app over a fresh data dir; closed when the test ends. */
@@ -49,7 +51,7 @@ export async function build(t: TestContext, options: BuildTestOptions = {}): Pro
     ...scaled?.env,
     ...options.env,
   });
-  const c = await createContainer(config, { clock: options.clock });
+  const c = await createContainer(config, { clock: options.clock, nameservers: options.nameservers });
   const app = await buildApp(c, options);
   t.after(async () => {
     await app.close();

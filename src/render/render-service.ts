@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { type Clock, systemClock } from '../clock.ts';
 import type { MediaFetcher } from '../sources/media.ts';
 import { pollAsOf, type Post } from '../sources/post.ts';
+import type { PublicImageOptions } from '../sources/public-image.ts';
 import { ByteLru } from '../util/byte-lru.ts';
 import { DEFAULT_RENDER_LIMITS, RenderPool, type RunContext } from './pool.ts';
 import type { PreparedImage } from './assets.ts';
@@ -21,7 +22,7 @@ export interface RendererOptions {
   /** Bytes of rendered output kept for repeated requests. */
   cacheBytes: number;
   /** Fetch limits for backgroundImage (public https hosts); the media fetcher's when absent. */
-  backgroundImages?: { timeoutMs: number; maxBytes: number; mediaUrl?: string };
+  backgroundImages?: PublicImageOptions;
   /** The time an open poll's "time left" is counted from; the system's when absent. */
   clock?: Clock;
 }

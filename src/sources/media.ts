@@ -8,78 +8,25 @@
 // - only https: URLs on pbs.twimg.com, video.twimg.com and abs.twimg.com are fetched;
 // - the address a name resolves to is checked after DNS resolution (defeats DNS rebinding and
 //   names pointing inside): loopback, private, link-local, CGNAT, multicast and reserved ranges
-//   are refused;
+//   are refused; names are resolved off libuv's thread pool, bounded (src/net/guarded-lookup.ts);
 // - redirects are followed only to the same allowed hosts over https, at most 3;
 // - bodies are capped in bytes and must declare an image content type; every fetch is timed;
 // - a refused or failed fetch yields null (the renderer draws a placeholder), never an error
 //   that fails the request.
 // POSTSHOT_MEDIA_URL (tests, demo, bench) rewrites the transport to a configured base after the
 // same URL checks: it is operator configuration, not input.
-import dns from 'node:dns';
-import net from 'node:net';
 import type { LookupFunction } from 'node:net';
 import type { Clock } from '../clock.ts';
+import { guardedLookup } from '../net/guarded-lookup.ts';
 import { HttpError, httpGet } from '../net/http-client.ts';
 import { MemorySingleFlight } from '../storage/cache/memory.ts';
 import { ByteLru } from '../util/byte-lru.ts';
 
+export { guardedLookup, isPublicAddress } from '../net/guarded-lookup.ts';
+
 export const MEDIA_HOSTS = new Set(['pbs.twimg.com', 'video.twimg.com', 'abs.twimg.com']);
 const IMAGE_TYPES = /^image\/(jpeg|jpg|png|webp|gif)\b/i;
 const MAX_REDIRECTS = 3;
-
-const blocked = new net.BlockList();
-for (const [addr, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  blocked.addSubnet(addr, prefix, 'ipv4');
-for (const [addr, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['64:ff9b::', 96],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  blocked.addSubnet(addr, prefix, 'ipv6');
-
-export function isPublicAddress(ip: string): boolean {
-  // IPv4-mapped IPv6 (::ffff:a.b.c.d) is judged as the IPv4 address it carries.
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(ip);
-  if (mapped) return isPublicAddress(mapped[1]);
-  const family = net.isIP(ip);
-  if (family === 0) return false;
-  return !blocked.check(ip, family === 4 ? 'ipv4' : 'ipv6');
-}
-
-/** DNS lookup that refuses names resolving to non-public addresses. */
-export const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dns.lookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return (callback as (e: Error | null, a: string, f: number) => void)(err, '', 0);
-    const list = addresses as dns.LookupAddress[];
-    const bad = list.find((a) => !isPublicAddress(a.address));
-    if (bad || list.length === 0) {
-      const e = Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EBLOCKED' });
-      return (callback as (e: Error | null, a: string, f: number) => void)(e, '', 0);
-    }
-    if ((options as dns.LookupOptions).all) return (callback as (e: null, a: dns.LookupAddress[]) => void)(null, list);
-    (callback as (e: null, a: string, f: number) => void)(null, list[0].address, list[0].family);
-  });
-};
 
 export type MediaCheck = { ok: true; url: URL } | { ok: false; reason: string };
 
@@ -143,6 +90,8 @@ export interface MediaFetcherOptions {
   cacheBytes?: number;
   /** Where a failed or refused fetch is reported (the service's logger at warn). */
   logFailure?: (fields: Record<string, unknown>, message: string) => void;
+  /** Name resolution with the address checks (src/net/guarded-lookup.ts); the system nameservers' when absent. */
+  lookup?: LookupFunction;
 }
 
 /** Why a media fetch gave nothing: the card draws a placeholder. */
@@ -212,7 +161,7 @@ export class MediaFetcher {
       const res = await httpGet(target, {
         timeoutMs,
         maxBytes: this.options.maxBytes,
-        lookup: this.options.mediaUrl ? undefined : guardedLookup,
+        lookup: this.options.mediaUrl ? undefined : (this.options.lookup ?? guardedLookup),
         headers: { accept: 'image/avif,image/webp,image/png,image/jpeg,*/*;q=0.5' },
       });
       if (res.status >= 300 && res.status < 400 && typeof res.headers.location === 'string') {

@@ -8,7 +8,8 @@
 // the whole fetch, redirects included, is timed. A refusal is a value naming the reason, never an exception.
 import sharp from '../render/sharp-setup.ts';
 import { HttpError, httpGet } from '../net/http-client.ts';
-import { guardedLookup } from './media.ts';
+import type { LookupFunction } from 'node:net';
+import { guardedLookup } from '../net/guarded-lookup.ts';
 import { checkPublicImageUrl } from './public-image-url.ts';
 
 const TYPES = /^image\/(jpeg|png|webp)\b/i;
@@ -24,6 +25,8 @@ export interface PublicImageOptions {
   maxBytes: number;
   /** Tests, demo, bench: fetch `<mediaUrl>/<host><path>` instead, after the same URL checks. */
   mediaUrl?: string;
+  /** Name resolution with the address checks (src/net/guarded-lookup.ts); the system nameservers' when absent. */
+  lookup?: LookupFunction;
 }
 
 export async function fetchPublicImage(
@@ -45,7 +48,7 @@ export async function fetchPublicImage(
     const res = await httpGet(target, {
       timeoutMs,
       maxBytes: options.maxBytes,
-      lookup: options.mediaUrl ? undefined : guardedLookup,
+      lookup: options.mediaUrl ? undefined : (options.lookup ?? guardedLookup),
       headers: { accept: 'image/webp,image/png,image/jpeg' },
     });
     if (res.status >= 300 && res.status < 400 && typeof res.headers.location === 'string') {
