@@ -5,8 +5,9 @@ export interface ClaimedMessage {
   id: string;
   accountId: string;
   email: string;
+  /** The account's plan when the threshold was crossed: the mail describes that plan, not a later one. */
   plan: Plan;
-  /** The account's anchor, to tell when the period resets. */
+  /** The account's anchor then, to tell when that plan's period resets. */
   anchor: number;
   periodStart: number;
   threshold: number;

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { composeSignInMail } from '../../src/account/sign-in-mail.ts';
+import { changePlan } from '../../src/auth/admin.ts';
 import { FileMailer } from '../../src/notify/file.ts';
 import { build, makeTempDir, manualClock, type Harness } from '../helper.ts';
 import { freePort } from '../free-port.ts';
@@ -119,6 +120,40 @@ test('200 concurrent requests crossing 50 % together send one 50 % e-mail', asyn
     ['postshot: 50% of your Pro quota used'],
   );
   assert.match(smtp.received[0].text, /Your quota resets on \d{4}-\d{2}-\d{2} at 00:00 UTC/);
+});
+
+// The outbox is sent later than the charge that crossed the threshold: an operator may change the
+// plan in between, and the mail must still describe the plan whose credits were used.
+test('a plan changed before the e-mail goes out: the e-mail describes the plan when the threshold was crossed', async (t) => {
+  const smtp = await startSmtp();
+  t.after(() => smtp.close());
+  const clock = manualClock('2026-01-15T09:00:00Z');
+  const h = await build(t, { clock, env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url } });
+  const free = await h.account('free', 'was-free@example.com');
+  const pro = await h.account('pro', 'was-pro@example.com');
+  await spend(h, free.apiKey, 25);
+  await spend(h, pro.apiKey, 150);
+  clock.set('2026-01-20T09:00:00Z');
+  // Free to Pro starts a billing month today; Pro to Free keeps the anchor but has no reset.
+  assert.ok((await changePlan(h.c.accounts, free.accountId, 'pro', clock())).ok);
+  assert.ok((await changePlan(h.c.accounts, pro.accountId, 'free', clock())).ok);
+  assert.equal(await h.c.outbox.drain(), 2);
+  const mailTo = (to: string) => smtp.received.find((m) => m.to.includes(to))!;
+  const wasFree = mailTo('was-free@example.com');
+  assert.equal(wasFree.subject, 'postshot: 50% of your Free quota used');
+  assert.match(wasFree.text, /^Plan: Free$/m);
+  assert.match(wasFree.text, /^Used: 25$/m);
+  assert.match(wasFree.text, /^Limit: 50$/m);
+  assert.match(wasFree.text, /Free plan’s 50 credits are a one-time allowance and do not reset/);
+  assert.doesNotMatch(wasFree.text, /Pro|resets on/);
+  const wasPro = mailTo('was-pro@example.com');
+  assert.equal(wasPro.subject, 'postshot: 50% of your Pro quota used');
+  assert.match(wasPro.text, /^Plan: Pro$/m);
+  assert.match(wasPro.text, /^Remaining: 150$/m);
+  assert.match(wasPro.text, /^Limit: 300$/m);
+  // The Pro month that started on the 15th resets on the 15th.
+  assert.match(wasPro.text, /Your quota resets on 2026-02-15 at 00:00 UTC/);
+  assert.doesNotMatch(wasPro.text, /Free|one-time/);
 });
 
 test('with the mail server down, messages wait and arrive once when it is back', async (t) => {

@@ -58,6 +58,9 @@ export interface OutboxRow {
   attempts: Num;
   created_at: Num;
   sent_at: Num | null;
+  /** The account's plan and anchor when the threshold was crossed; null on rows from before they were kept. */
+  notice_plan: Plan | null;
+  notice_anchor: Num | null;
 }
 
 /** An outbox row joined with its account. */
@@ -147,8 +150,9 @@ export const toClaimed = (r: ClaimedRow): ClaimedMessage => ({
   id: r.id,
   accountId: r.account_id,
   email: r.email,
-  plan: r.plan,
-  anchor: Number(r.anchor),
+  // As when the threshold was crossed; the account's now only for rows recorded before that was kept.
+  plan: r.notice_plan ?? r.plan,
+  anchor: Number(r.notice_anchor ?? r.anchor),
   periodStart: Number(r.period_start),
   threshold: Number(r.threshold),
   used: Number(r.used),

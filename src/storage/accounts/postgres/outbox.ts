@@ -12,8 +12,11 @@ export async function recordNotices(
 ): Promise<void> {
   for (const threshold of noticesFor(n.before, n.after, n.limit)) {
     await c.query(
-      `INSERT INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7) ON CONFLICT DO NOTHING`,
+      // The plan and anchor are the account's as the threshold is crossed (this transaction):
+      // a plan changed before the mail goes out does not change what it says.
+      `INSERT INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at,
+         notice_plan, notice_anchor)
+       SELECT $1, id, $3, $4, $5, $6, $7, $7, plan, anchor FROM accounts WHERE id = $2 ON CONFLICT DO NOTHING`,
       [generateId('msg'), n.accountId, n.periodStart, threshold, n.after, n.limit, n.now],
     );
   }

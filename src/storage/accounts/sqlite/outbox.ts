@@ -12,8 +12,11 @@ export class SqliteOutbox {
   constructor(private readonly db: Database.Database) {
     this.stmt = {
       insert: db.prepare(
-        `INSERT OR IGNORE INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        // The plan and anchor are the account's as the threshold is crossed (this transaction):
+        // a plan changed before the mail goes out does not change what it says.
+        `INSERT OR IGNORE INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at,
+           created_at, notice_plan, notice_anchor)
+         SELECT ?, id, ?, ?, ?, ?, ?, ?, plan, anchor FROM accounts WHERE id = ?`,
       ),
       due: db.prepare(
         `SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ?
@@ -40,7 +43,7 @@ export class SqliteOutbox {
   /** Records the notices a move of committed credits from `before` to `after` causes (in the caller's transaction). */
   recordNotices(accountId: string, periodStart: number, before: number, after: number, limit: number, now: number) {
     for (const threshold of noticesFor(before, after, limit)) {
-      this.stmt.insert.run(generateId('msg'), accountId, periodStart, threshold, after, limit, now, now);
+      this.stmt.insert.run(generateId('msg'), periodStart, threshold, after, limit, now, now, accountId);
     }
   }
 
