@@ -96,9 +96,10 @@ test('names pinned in the hosts file resolve from it and keep the public-address
         (e, a) => r({ code: e?.code, address: a }),
       ),
     );
-  for (const name of ['localhost', 'pinned-inside', 'intranet.example', 'localhost.'])
+  for (const name of ['localhost', 'pinned-inside', 'intranet.example', 'localhost.', '127.0.0.1', '::1'])
     assert.equal((await resolve(name)).code, 'EBLOCKED', name);
   assert.deepEqual((await resolve('pinned-public')).address, [{ address: '8.8.8.8', family: 4 }]);
+  assert.deepEqual((await resolve('1.1.1.1')).address, [{ address: '1.1.1.1', family: 4 }]);
   // None of them went to the nameserver.
   assert.deepEqual(dns.names, []);
 });
