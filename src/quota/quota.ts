@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.ts';
 import type { Account, AccountStore, ReserveResult } from '../storage/accounts/interface.ts';
 import { accountPeriod } from './period.ts';
-import { PLANS } from './plans.ts';
+import { type Plan, PLANS } from './plans.ts';
 
 export interface Usage {
   plan: Account['plan'];
@@ -78,13 +78,20 @@ export class QuotaService {
   /** Runs a store call for the account's current period and reads its result as an outcome. */
   private async take(
     account: Account,
-    call: (req: { accountId: string; periodStart: number; limit: number; now: number }) => Promise<ReserveResult>,
+    call: (req: {
+      accountId: string;
+      periodStart: number;
+      limit: number;
+      plan: Plan;
+      now: number;
+    }) => Promise<ReserveResult>,
   ): Promise<ReserveOutcome> {
     const period = this.periodOf(account);
     const result = await call({
       accountId: account.id,
       periodStart: period.start,
       limit: PLANS[account.plan].credits,
+      plan: account.plan,
       now: this.clock(),
     });
     const usage = this.usageOf(account, result.used, period);

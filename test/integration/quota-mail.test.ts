@@ -156,6 +156,27 @@ test('a plan changed before the e-mail goes out: the e-mail describes the plan w
   assert.doesNotMatch(wasPro.text, /Free|one-time/);
 });
 
+// A reservation is committed when its answer is sent: a plan changed while the request ran must
+// not make the e-mail its commit causes name the new plan beside the old plan's limit.
+test('a plan changed while a request runs: its e-mail names the plan the request was metered against', async (t) => {
+  const smtp = await startSmtp();
+  t.after(() => smtp.close());
+  const clock = manualClock('2026-01-15T09:00:00Z');
+  const h = await build(t, { clock, env: { ...NO_RATE, POSTSHOT_SMTP_URL: smtp.url } });
+  const { accountId } = await h.account('pro', 'mid-request@example.com');
+  const account = (await h.c.accounts.getAccount(accountId))!;
+  const reserved = await h.c.quota.reserve(account, 150, { requestId: 'r1', endpoint: 'content' });
+  assert.ok(reserved.ok);
+  assert.ok((await changePlan(h.c.accounts, accountId, 'business', clock())).ok);
+  await h.c.quota.commit(reserved.reservation);
+  assert.equal(await h.c.outbox.drain(), 1);
+  const [mail] = smtp.received;
+  assert.equal(mail.subject, 'postshot: 50% of your Pro quota used');
+  assert.match(mail.text, /^Plan: Pro$/m);
+  assert.match(mail.text, /^Limit: 300$/m);
+  assert.match(mail.text, /Your quota resets on 2026-02-15 at 00:00 UTC/);
+});
+
 test('with the mail server down, messages wait and arrive once when it is back', async (t) => {
   const port = await freePort();
   const clock = manualClock('2026-06-10T12:00:00Z');

@@ -45,6 +45,8 @@ export interface ReserveRequest {
   accountId: string;
   periodStart: number;
   limit: number;
+  /** The plan `limit` is of, kept on the charge for the quota e-mail it may cause; the account's when absent. */
+  plan?: Plan;
   /** How many credits are wanted. */
   amount: number;
   /** With `partial`, grant as many as are left (possibly 0) instead of all-or-nothing. */

@@ -42,6 +42,8 @@ export interface LedgerDbRow {
   refunded: Num;
   status: 'pending' | 'committed' | 'refunded' | null;
   quota_limit: Num;
+  /** The plan the charge was metered against; null on rows from before it was kept. */
+  plan: Plan | null;
   request_id: string;
   endpoint: string;
   ref_id: string | null;

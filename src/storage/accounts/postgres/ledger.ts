@@ -10,14 +10,16 @@ type ChargeRequest = Omit<ReserveRequest, 'partial'>;
 const ENSURE_COUNTER = 'INSERT INTO usage_counters (account_id, period_start) VALUES ($1, $2) ON CONFLICT DO NOTHING';
 const SELECT_USED = 'SELECT used FROM usage_counters WHERE account_id = $1 AND period_start = $2';
 /** A charge row: pending for a reservation, committed for a result already in hand. */
-const INSERT_CHARGE = `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
-  VALUES ($1, $2, $3, 'charge', $4, $5, $6, $7, $8, $9)`;
+const INSERT_CHARGE = `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, plan, request_id,
+    endpoint, created_at)
+  VALUES ($1, $2, $3, 'charge', $4, $5, $6, $7, $8, $9, $10)`;
 const usedOf = (rows: { used: string | number }[]): number => (rows[0] ? Number(rows[0].used) : 0);
 
 async function insertCharge(c: Queryable, req: ChargeRequest, granted: number, status: string): Promise<string> {
   const id = generateId('chg');
   const { accountId, periodStart, limit, requestId, endpoint, now } = req;
-  await c.query(INSERT_CHARGE, [id, accountId, periodStart, granted, status, limit, requestId, endpoint, now]);
+  const plan = req.plan ?? null;
+  await c.query(INSERT_CHARGE, [id, accountId, periodStart, granted, status, limit, plan, requestId, endpoint, now]);
   return id;
 }
 
@@ -71,7 +73,8 @@ export class PostgresLedger {
       }
       const id = await insertCharge(c, req, amount, 'committed');
       const after = Number(taken.rows[0].committed);
-      await recordNotices(c, { accountId, periodStart, before: after - amount, after, limit: req.limit, now: req.now });
+      const notice = { accountId, periodStart, before: after - amount, after, limit: req.limit, now: req.now };
+      await recordNotices(c, { ...notice, plan: req.plan });
       return { ok: true, reservationId: id, granted: amount, used: Number(taken.rows[0].used) };
     });
   }
@@ -95,6 +98,7 @@ export class PostgresLedger {
         after,
         limit: Number(row.quota_limit),
         now,
+        plan: row.plan,
       });
     });
   }

@@ -1,5 +1,6 @@
 import { generateId } from '../../../ids.ts';
 import type { ClaimedMessage } from '../../../notify/interface.ts';
+import type { Plan } from '../../../quota/plans.ts';
 import { noticesFor } from '../../../quota/ledger.ts';
 import type { OutboxMessage } from '../interface.ts';
 import { type ClaimedRow, type OutboxRow, toClaimed, toOutboxMessage } from '../rows.ts';
@@ -8,16 +9,26 @@ import type { Queryable } from './client.ts';
 /** Records the notices a move of committed credits from `before` to `after` causes, in the caller's transaction. */
 export async function recordNotices(
   c: Queryable,
-  n: { accountId: string; periodStart: number; before: number; after: number; limit: number; now: number },
+  n: {
+    accountId: string;
+    periodStart: number;
+    before: number;
+    after: number;
+    limit: number;
+    now: number;
+    /** The charge's plan; the account's when unknown. */
+    plan?: Plan | null;
+  },
 ): Promise<void> {
   for (const threshold of noticesFor(n.before, n.after, n.limit)) {
     await c.query(
-      // The plan and anchor are the account's as the threshold is crossed (this transaction):
-      // a plan changed before the mail goes out does not change what it says.
+      // The plan is the charge's (the account's when unknown) and the anchor the account's, as
+      // the threshold is crossed: a plan changed before the mail goes out does not change it.
       `INSERT INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at, created_at,
          notice_plan, notice_anchor)
-       SELECT $1, id, $3, $4, $5, $6, $7, $7, plan, anchor FROM accounts WHERE id = $2 ON CONFLICT DO NOTHING`,
-      [generateId('msg'), n.accountId, n.periodStart, threshold, n.after, n.limit, n.now],
+       SELECT $1, id, $3, $4, $5, $6, $7, $7, COALESCE($8, plan), anchor FROM accounts WHERE id = $2
+       ON CONFLICT DO NOTHING`,
+      [generateId('msg'), n.accountId, n.periodStart, threshold, n.after, n.limit, n.now, n.plan ?? null],
     );
   }
 }

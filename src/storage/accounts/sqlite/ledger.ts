@@ -39,8 +39,9 @@ export class SqliteLedger {
         )
         .pluck(),
       insertCharge: db.prepare(
-        `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, request_id, endpoint, created_at)
-         VALUES (?, ?, ?, 'charge', ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO ledger (id, account_id, period_start, kind, amount, status, quota_limit, plan, request_id, endpoint,
+           created_at)
+         VALUES (?, ?, ?, 'charge', ?, ?, ?, ?, ?, ?, ?)`,
       ),
       insertRefund: db.prepare(
         `INSERT INTO ledger (id, account_id, period_start, kind, amount, request_id, endpoint, ref_id, created_at)
@@ -93,7 +94,15 @@ export class SqliteLedger {
       if (!taken) return { ok: false, used: this.getUsed(accountId, periodStart) };
     }
     const result = this.recordCharge(req, amount, 'committed', taken.used);
-    this.outbox.recordNotices(accountId, periodStart, taken.committed - amount, taken.committed, req.limit, req.now);
+    this.outbox.recordNotices(
+      accountId,
+      periodStart,
+      taken.committed - amount,
+      taken.committed,
+      req.limit,
+      req.now,
+      req.plan,
+    );
     return result;
   }
 
@@ -105,7 +114,8 @@ export class SqliteLedger {
   ): ReserveResult {
     const id = generateId('chg');
     const { accountId, periodStart, limit, requestId, endpoint, now } = req;
-    this.stmt.insertCharge.run(id, accountId, periodStart, granted, status, limit, requestId, endpoint, now);
+    const plan = req.plan ?? null;
+    this.stmt.insertCharge.run(id, accountId, periodStart, granted, status, limit, plan, requestId, endpoint, now);
     return { ok: true, reservationId: id, granted, used };
   }
 
@@ -118,7 +128,8 @@ export class SqliteLedger {
     if (settled.committed <= 0) return;
     const after = this.stmt.addCommitted.get(settled.committed, row.account_id, row.period_start) as number;
     const limit = Number(row.quota_limit);
-    this.outbox.recordNotices(row.account_id, Number(row.period_start), after - settled.committed, after, limit, now);
+    const periodStart = Number(row.period_start);
+    this.outbox.recordNotices(row.account_id, periodStart, after - settled.committed, after, limit, now, row.plan);
   }
 
   refund(reservationId: string, amount: number | null, now: number): number {

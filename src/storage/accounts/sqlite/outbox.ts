@@ -1,6 +1,7 @@
 import type Database from 'better-sqlite3';
 import { generateId } from '../../../ids.ts';
 import type { ClaimedMessage } from '../../../notify/interface.ts';
+import type { Plan } from '../../../quota/plans.ts';
 import { noticesFor } from '../../../quota/ledger.ts';
 import type { OutboxMessage } from '../interface.ts';
 import { type ClaimedRow, type OutboxRow, toClaimed, toOutboxMessage } from '../rows.ts';
@@ -12,11 +13,11 @@ export class SqliteOutbox {
   constructor(private readonly db: Database.Database) {
     this.stmt = {
       insert: db.prepare(
-        // The plan and anchor are the account's as the threshold is crossed (this transaction):
-        // a plan changed before the mail goes out does not change what it says.
+        // The plan is the charge's (the account's when unknown) and the anchor the account's, as
+        // the threshold is crossed: a plan changed before the mail goes out does not change it.
         `INSERT OR IGNORE INTO outbox (id, account_id, period_start, threshold, used, quota_limit, next_attempt_at,
            created_at, notice_plan, notice_anchor)
-         SELECT ?, id, ?, ?, ?, ?, ?, ?, plan, anchor FROM accounts WHERE id = ?`,
+         SELECT ?, id, ?, ?, ?, ?, ?, ?, COALESCE(?, plan), anchor FROM accounts WHERE id = ?`,
       ),
       due: db.prepare(
         `SELECT id FROM outbox WHERE sent_at IS NULL AND next_attempt_at <= ?
@@ -41,9 +42,17 @@ export class SqliteOutbox {
   }
 
   /** Records the notices a move of committed credits from `before` to `after` causes (in the caller's transaction). */
-  recordNotices(accountId: string, periodStart: number, before: number, after: number, limit: number, now: number) {
+  recordNotices(
+    accountId: string,
+    periodStart: number,
+    before: number,
+    after: number,
+    limit: number,
+    now: number,
+    plan?: Plan | null,
+  ) {
     for (const threshold of noticesFor(before, after, limit)) {
-      this.stmt.insert.run(generateId('msg'), periodStart, threshold, after, limit, now, now, accountId);
+      this.stmt.insert.run(generateId('msg'), periodStart, threshold, after, limit, now, now, plan ?? null, accountId);
     }
   }
 
