@@ -90,11 +90,10 @@ async function resolveGuarded(
   family: number,
 ): Promise<Address[]> {
   const name = hostname.toLowerCase().replace(/\.$/, '');
-  // An address is its own answer (net does not look those up, but a caller of this may).
-  const literal = net.isIP(name) ? [{ address: name, family: net.isIP(name) }] : [];
-  let list = (literal.length > 0 ? literal : await hosts.addresses(name)).filter(
-    (a) => family === 0 || a.family === family,
-  );
+  // An address is its own answer, never asked of DNS (net does not look those up, but a caller may).
+  let list = net.isIP(name)
+    ? [{ address: name, family: net.isIP(name) }]
+    : (await hosts.addresses(name)).filter((a) => family === 0 || a.family === family);
   if (list.length === 0) {
     const [v4, v6] = await Promise.allSettled([
       family === 6 ? Promise.resolve([]) : resolver.resolve4(name),
