@@ -3,7 +3,7 @@
 // Threat model: the URL is attacker-chosen, so this is the media fetcher's SSRF guard widened
 // from X's CDN to any host and nothing else: https only, no credentials, port 443; a host that
 // is an IP literal must be public, and a name is checked after DNS resolution (guardedLookup:
-// rebinding and names pointing inside are refused); redirects pass the same checks, at most 3;
+// rebinding and names pointing inside are refused; resolved off the thread pool, bounded); redirects pass the same checks, at most 3;
 // the body is capped in bytes, must declare JPEG, PNG or WebP and decode within a pixel cap;
 // the whole fetch, redirects included, is timed. A refusal is a value naming the reason, never an exception.
 import sharp from '../render/sharp-setup.ts';
