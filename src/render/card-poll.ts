@@ -7,8 +7,29 @@ import { box, type El } from './tree.ts';
 
 const integerFormat = new Intl.NumberFormat('en-US');
 
+/** A poll's rows: their height and the gap above each, and where the label sits in its row. */
+interface PollSize {
+  row: number;
+  gap: number;
+  labelTop: number;
+}
+
+const POST_POLL: PollSize = { row: 32, gap: 8, labelTop: 6 };
+// A quoted post's poll is drawn smaller, as X draws what a quote holds: rows 4 px lower and
+// closer, the text at the same 15 px (it is the quote's text size too).
+const QUOTED_POLL: PollSize = { row: 28, gap: 6, labelTop: 4 };
+
 /** The poll under a post's text, as wide as the text. */
 export function pollBlock(ctx: CardContext, poll: Poll): El {
+  return pollRows(ctx, poll, ctx.layout.inner, POST_POLL);
+}
+
+/** The poll of a quoted post, in the quote's frame under its text. */
+export function quotedPollBlock(ctx: CardContext, poll: Poll): El {
+  return pollRows(ctx, poll, ctx.layout.quoteInner, QUOTED_POLL);
+}
+
+function pollRows(ctx: CardContext, poll: Poll, width: number, size: PollSize): El {
   const total = pollTotal(poll);
   const max = Math.max(...poll.choices.map((c) => c.votes ?? 0));
   const rows = poll.choices.map((c) => {
@@ -16,32 +37,40 @@ export function pollBlock(ctx: CardContext, poll: Poll): El {
     const winner = c.votes !== undefined && c.votes === max && max > 0;
     const weight = winner ? 700 : 400;
     return box(
-      { position: 'relative', width: ctx.layout.inner, height: 32, marginTop: 8, alignItems: 'center' },
+      { position: 'relative', width, height: size.row, marginTop: size.gap, alignItems: 'center' },
       // A choice whose count the source did not send has no bar: an outline spans the row instead.
       box({
         position: 'absolute',
         left: 0,
         top: 0,
-        height: 32,
+        height: size.row,
         borderRadius: 4,
         ...(c.votes === undefined
-          ? { width: ctx.layout.inner, border: `1px solid ${ctx.theme.border}` }
+          ? { width, border: `1px solid ${ctx.theme.border}` }
           : {
-              width: Math.max(6, Math.round((ctx.layout.inner * pct) / 100)),
+              width: Math.max(6, Math.round((width * pct) / 100)),
               backgroundColor: winner ? ctx.theme.pollBarWinner : ctx.theme.pollBar,
             }),
       }),
       singleLine(
-        { position: 'absolute', left: 10, right: 64, top: 6, fontSize: 15, lineHeight: '20px', fontWeight: weight },
+        {
+          position: 'absolute',
+          left: 10,
+          right: 64,
+          top: size.labelTop,
+          fontSize: 15,
+          lineHeight: '20px',
+          fontWeight: weight,
+        },
         c.label,
-        ctx.layout.inner - 10 - 64,
+        width - 10 - 64,
       ),
       box(
         {
           position: 'absolute',
           right: 4,
           top: 0,
-          height: 32,
+          height: size.row,
           alignItems: 'center',
           fontSize: 15,
           fontWeight: weight,
@@ -56,8 +85,10 @@ export function pollBlock(ctx: CardContext, poll: Poll): El {
   const status = poll.final ? 'Final results' : (poll.timeLeft ?? '');
   const summary = [votes, status].filter(Boolean).join(' · ');
   return box(
-    { flexDirection: 'column', width: ctx.layout.inner, marginTop: 4 },
+    { flexDirection: 'column', width, marginTop: 4 },
     ...rows,
-    summary ? box({ marginTop: 8, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary) : null,
+    summary
+      ? box({ marginTop: size.gap, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary }, summary)
+      : null,
   );
 }

@@ -12,7 +12,7 @@ import { hasSpaceInRtlRun } from './rtl-run-breaks.ts';
 import { directionOf, inlineText, renderText, singleLine } from './text.ts';
 import type { Theme } from './theme.ts';
 import { avatar, framed, image, mediaGrid, mediaSource } from './card-media.ts';
-import { pollBlock } from './card-poll.ts';
+import { pollBlock, quotedPollBlock } from './card-poll.ts';
 import { box, img, span, textBlock, type El } from './tree.ts';
 
 /** The options the card itself reads (the rest shape the canvas around it). */
@@ -195,6 +195,7 @@ function quoteCard(ctx: CardContext, q: Post): El {
     quoteHeader(ctx, q),
     q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo.handle, ctx.layout.quoteInner)) : null,
     q.text ? quoteText(ctx, q) : null,
+    q.poll ? quotedPollBlock(ctx, q.poll) : null,
     q.media.length && ctx.layout.showMedia ? mediaGrid(ctx, q.media, ctx.layout.quoteInner, 12) : null,
   );
 }
@@ -209,7 +210,7 @@ export function cardText(post: Post): string {
     'Replying to GIF votes Final results days hours minutes left Show more 0123456789.%·:+-KM UTC',
   ];
   if (post.quoted) parts.push(post.quoted.author.name, post.quoted.text, post.quoted.author.handle);
-  if (post.poll) parts.push(...post.poll.choices.map((c) => c.label));
+  for (const poll of [post.poll, post.quoted?.poll]) if (poll) parts.push(...poll.choices.map((c) => c.label));
   if (post.card) parts.push(post.card.title ?? '', post.card.description ?? '', post.card.domain ?? '');
   return parts.join('\n');
 }

@@ -51,19 +51,34 @@ export function formatTimeLeft(ms: number): string {
   return unit(Math.max(1, Math.floor(ms / MINUTE)), 'minute');
 }
 
+/** The poll as drawn at `now`: open with its time left, or final once past its end; unchanged without an end. */
+function pollAt(poll: Poll | undefined, now: number): Poll | undefined {
+  const end = poll?.endsAt ? Date.parse(poll.endsAt) : Number.NaN;
+  if (!poll || poll.final || Number.isNaN(end)) return poll;
+  return end > now ? { ...poll, timeLeft: formatTimeLeft(end - now) } : { ...poll, final: true };
+}
+
+/** What a drawn poll says of its time: equal labels draw the same card. */
+const timeLabel = (poll: Poll | undefined) => (poll?.final ? 'final' : (poll?.timeLeft ?? ''));
+
 /**
- * The post as a card drawn at `now` shows it: an open poll with its time left, one past its end
- * as final. Done per render, not when fetched, since a fetched post is cached for minutes.
+ * The post as a card drawn at `now` shows it: an open poll, its own or its quoted post's, with its
+ * time left, one past its end as final. Done per render, not when fetched, since a fetched post is
+ * cached for minutes.
  */
 export function pollAsOf(post: Post, now: number): Post {
-  const poll = post.poll;
-  const end = poll?.endsAt ? Date.parse(poll.endsAt) : Number.NaN;
-  if (!poll || poll.final || Number.isNaN(end)) return post;
-  const timeLeft = end > now ? formatTimeLeft(end - now) : undefined;
-  // The same object while the label stands: what is keyed by the post (its cache keys) stays found.
+  const poll = pollAt(post.poll, now);
+  const quotedPoll = pollAt(post.quoted?.poll, now);
+  if (poll === post.poll && quotedPoll === post.quoted?.poll) return post;
+  // The same object while the labels stand: what is keyed by the post (its cache keys) stays found.
   const last = asOf.get(post);
-  if (last && last.poll?.timeLeft === timeLeft) return last;
-  const drawn = { ...post, poll: timeLeft ? { ...poll, timeLeft } : { ...poll, final: true } };
+  if (last && timeLabel(last.poll) === timeLabel(poll) && timeLabel(last.quoted?.poll) === timeLabel(quotedPoll))
+    return last;
+  const drawn: Post = {
+    ...post,
+    ...(poll ? { poll } : {}),
+    ...(post.quoted && quotedPoll ? { quoted: { ...post.quoted, poll: quotedPoll } } : {}),
+  };
   asOf.set(post, drawn);
   return drawn;
 }
