@@ -145,20 +145,24 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
   );
 }
 
-/** Of the quote header's room for name and handle, the most the name takes: the handle keeps the rest. */
-const QUOTE_NAME_SHARE = 0.6;
+/** Of the quote header's room for name and handle, the most a long handle takes: the name keeps the rest. */
+const QUOTE_HANDLE_SHARE = 0.6;
 
 /**
- * Avatar, name, badge, "@handle" and "· date" on one line. The date is whole (its width is known);
- * the name takes at most a share of what is left and the handle the rest, each ending in "…".
+ * Avatar, name, badge, "@handle" and "· date" on one line. The date is whole; the name is cut
+ * (with "…") only when the line does not fit, and before the handle: it may take all the handle
+ * leaves, and the handle (whose width is known: labelWidth) is cut only past its share of the
+ * room, or where a short name leaves it less than its whole.
  */
 function quoteHeader(ctx: CardContext, q: Post): El {
   const square = q.author.avatarShape === 'square';
   const v = q.author.verification;
   const date = `· ${shortDate(q.createdAt, ctx.options.timeZoneOffset)}`;
   const dateWidth = 4 + labelWidth(date, 15);
-  const room = ctx.layout.quoteInner - 20 - 6 - (v !== 'none' ? 18 : 0) - dateWidth;
-  const nameWidth = Math.max(0, Math.floor(room * QUOTE_NAME_SHARE));
+  const room = ctx.layout.quoteInner - 20 - 6 - (v !== 'none' ? 18 : 0) - 4 - dateWidth;
+  // Its advances rounded up (Chromium's kerning only narrows a handle): the name never takes the handle's last pixel.
+  const handleWidth = Math.min(labelWidth(`@${q.author.handle}`, 15), Math.floor(room * QUOTE_HANDLE_SHARE));
+  const nameWidth = Math.max(0, room - handleWidth);
   const secondary = { marginLeft: 4, color: ctx.theme.secondary };
   return box(
     { alignItems: 'center', width: ctx.layout.quoteInner, fontSize: 15, lineHeight: '20px' },

@@ -96,6 +96,29 @@ function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
   });
 }
 
+// Letters of the scripts whose letters join their neighbours, marks included (they ride on one).
+const JOINING =
+  /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Adlam}\p{Script=Mandaic}]/u;
+const JOINING_END = new RegExp(`${JOINING.source}\\p{M}*$`, 'u');
+const JOINING_START = new RegExp(`^${JOINING.source}`, 'u');
+
+/**
+ * The first `n` units of a line of one direction. Where they end inside a word of a joining script
+ * (Arabic), a zero-width joiner keeps the last letter in the form it has in the whole line, as a
+ * browser draws a cut line (from the line's own shaping, not the cut text's): reshaped alone it
+ * would take its final form, wider or narrower, and the widths of the cuts would not grow with
+ * their length ("مكتب…" is wider than "مكتبة…").
+ */
+function joinedAtCut(units: Node[], n: number): Node[] {
+  const kept = units.slice(0, n);
+  const last = kept[n - 1];
+  const next = units[n];
+  if (last?.type !== 'text' || next?.type !== 'text') return kept;
+  if (!JOINING_END.test(last.text) || !JOINING_START.test(next.text)) return kept;
+  kept[n - 1] = { type: 'text', text: `${last.text}\u200d` };
+  return kept;
+}
+
 /**
  * Shortens a single line holding images to `width` with an ellipsis, by measuring it in the
  * engine (the same shaping and fonts). Binary search over the places a browser may cut
@@ -133,7 +156,7 @@ async function fitLine(renderer: Renderer, fit: Fit, images: ImageSource[]): Pro
   // The units drawn first n from the line's start, in logical order. The ellipsis after them is
   // a neutral at the paragraph's end: it takes the paragraph's direction and ends the line.
   const drawn = drawnUnits(units, fit.node.dir ?? 'ltr');
-  const first = (n: number) => (drawn ? drawnFirst(units, drawn, n) : units.slice(0, n));
+  const first = (n: number) => (drawn ? drawnFirst(units, drawn, n) : joinedAtCut(units, n));
   let low = 0;
   let high = units.length - 1;
   while (low < high) {
