@@ -58,6 +58,9 @@ function pollRows(ctx: CardContext, poll: Poll, width: number, size: PollSize): 
           left: 10,
           right: 64,
           top: size.labelTop,
+          // At the bar's start whatever the label's direction, as X sets a right-to-left label
+          // in its row: the line's own direction would put it by the share, away from its bar.
+          textAlign: 'left',
           fontSize: 15,
           lineHeight: '20px',
           fontWeight: weight,
