@@ -313,8 +313,8 @@ for (const [label, key, name, width] of [
   });
 }
 
-// The quote header gives a long name at most part of its line: the handle stays readable and the
-// date whole.
+// The quote header cuts a long name to what the handle and the date leave it: the handle stays
+// readable (whole up to its share of the line) and the date whole.
 for (const name of ['quote-emoji-name', 'quote-rtl-name'] as const) {
   for (const width of [550, 300]) {
     test(`a quoted author's long name is cut and leaves the handle and date in view: ${name} at ${width} px`, async () => {
