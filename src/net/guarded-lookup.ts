@@ -32,14 +32,25 @@ for (const [addr, prefix] of [
   ['240.0.0.0', 4],
 ] as const)
   blocked.addSubnet(addr, prefix, 'ipv4');
+// Addresses that carry an IPv4 address for a translator or tunnel to reach are refused whole, as
+// NAT64's always was: the IPv4 address inside may be private on the network that reaches it.
 for (const [addr, prefix] of [
-  ['::', 128],
-  ['::1', 128],
+  // Unspecified, loopback and IPv4-compatible (::a.b.c.d, deprecated).
+  ['::', 96],
+  // IPv4-translated (SIIT, ::ffff:0:a.b.c.d).
+  ['::ffff:0:0:0', 96],
+  // NAT64, the well-known prefix and the local-use one (RFC 8215).
   ['64:ff9b::', 96],
+  ['64:ff9b:1::', 48],
   ['100::', 64],
+  // Teredo and 6to4: IPv4 inside, reached through relays.
+  ['2001::', 32],
   ['2001:db8::', 32],
+  ['2002::', 16],
   ['fc00::', 7],
   ['fe80::', 10],
+  // Site-local (deprecated), still routed inside some networks.
+  ['fec0::', 10],
   ['ff00::', 8],
 ] as const)
   blocked.addSubnet(addr, prefix, 'ipv6');
