@@ -112,6 +112,12 @@ export class RenderPool {
   /** When each owner's card last went to a process (a count of cards sent), for taking turns. */
   private readonly servedAt = new Map<string | undefined, number>();
   private served = 0;
+  /**
+   * The latest turn forgotten (noteServed), -1 until one is: an owner not in servedAt was served no
+   * later, or never, and ranks as served then. Ranked as never served, an owner forgotten while its
+   * card was drawn went before every owner still waiting at its next card, however recently served.
+   */
+  private forgottenUpTo = -1;
   /** The script, once known: processes are started only after it is. */
   private scriptUrl: URL | null = null;
   private scriptKnown: Promise<void> | null = null;
@@ -321,8 +327,9 @@ export class RenderPool {
 
   /**
    * Which queued card goes next: the earliest of an owner with the fewest cards in the processes,
-   * and of those the owner served longest ago (never first), so owners take turns and one owner's
-   * heavy cards do not hold up everyone else.
+   * and of those the owner served longest ago (one not remembered, never served or forgotten, as at
+   * the latest turn forgotten), so owners take turns and one owner's heavy cards do not hold up
+   * everyone else.
    */
   private nextInQueue(): number {
     if (this.queue.length === 1) return 0;
@@ -335,7 +342,7 @@ export class RenderPool {
     let rank = [Number.POSITIVE_INFINITY, 0];
     for (let i = 0; i < this.queue.length; i++) {
       const { owner } = this.queue[i];
-      const r = [drawing.get(owner) ?? 0, this.servedAt.get(owner) ?? -1];
+      const r = [drawing.get(owner) ?? 0, this.servedAt.get(owner) ?? this.forgottenUpTo];
       if (r[0] < rank[0] || (r[0] === rank[0] && r[1] < rank[1])) [best, rank] = [i, r];
     }
     return best;
@@ -347,7 +354,11 @@ export class RenderPool {
     this.servedAt.set(owner, this.served++);
     if (this.servedAt.size <= SERVED_OWNERS_KEPT) return;
     const queued = new Set(this.queue.map((j) => j.owner));
-    for (const known of this.servedAt.keys()) if (!queued.has(known)) this.servedAt.delete(known);
+    for (const [known, at] of this.servedAt) {
+      if (queued.has(known)) continue;
+      this.servedAt.delete(known);
+      this.forgottenUpTo = Math.max(this.forgottenUpTo, at);
+    }
   }
 
   private dispatch(): void {

@@ -108,6 +108,31 @@ test('three owners take turns: an owner served longer ago goes first', async (t)
   assert.deepEqual(finished, ['a0', 'b0', 'c0', 'a1', 'b1', 'c1', 'a2']);
 });
 
+test('an owner the queue forgot does not go before one waiting that was served before it', async (t) => {
+  // The queue remembers 1024 owners' turns, then forgets those with no card queued. One forgotten
+  // while its card was drawn (x) came back ranked as never served, before w, waiting since before.
+  const pool = new RenderPool(1, 60_000, SCRIPT);
+  t.after(() => pool.close());
+  const options = { format: 'svg', theme: 'light' } as const;
+  const finished: string[] = [];
+  const run = (text: string, owner: string, delay = 0) =>
+    pool.run({ text, delay } as unknown as Post, new Map(), options, { owner }).then(() => finished.push(text));
+  const pause = () => new Promise((r) => setTimeout(r, 100));
+  // w first, then 1022 other owners: 1023 owners' turns noted.
+  await Promise.all([run('w0', 'w'), ...Array.from({ length: 1022 }, (_, i) => run(`f${i}`, `f${i}`))]);
+  // x is the 1024th owner; while its card is drawn, w queues one and a new owner y one.
+  const x0 = run('x0', 'x', 400);
+  await pause();
+  const waiting = [run('w1', 'w'), run('y0', 'y', 400)];
+  await x0;
+  // y, never served, went first: noting it (the 1025th owner) forgot every owner with nothing
+  // queued, x among them. While y's card is drawn, x queues its next.
+  await pause();
+  const x1 = run('x1', 'x');
+  await Promise.all([...waiting, x1]);
+  assert.deepEqual(finished.slice(-4), ['x0', 'y0', 'w1', 'x1'], 'w, served long before x, goes first');
+});
+
 test('an error answer fails that card only; a crashed worker fails what it held and is replaced', async (t) => {
   const pool = new RenderPool(1, 5000, SCRIPT);
   t.after(() => pool.close());
