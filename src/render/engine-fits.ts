@@ -100,7 +100,10 @@ function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
 const JOINING =
   /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Adlam}\p{Script=Mandaic}]/u;
 const JOINING_END = new RegExp(`${JOINING.source}\\p{M}*$`, 'u');
-const JOINING_START = new RegExp(`^${JOINING.source}`, 'u');
+// What the letter before it joins: a letter of those scripts but the few that join nothing
+// (hamza, high hamza; digits and punctuation are no letters), or a joining mark (tatweel, NKo's
+// lajanyalan). Before anything else the letter takes its final form in the whole line too.
+const JOINING_START = new RegExp(`^(?:(?![\\u0621\\u0674])(?=\\p{L})${JOINING.source}|[\\u0640\\u07fa])`, 'u');
 
 /**
  * The first `n` units of a line of one direction. Where they end inside a word of a joining script
@@ -109,7 +112,7 @@ const JOINING_START = new RegExp(`^${JOINING.source}`, 'u');
  * would take its final form, wider or narrower, and the widths of the cuts would not grow with
  * their length ("مكتب…" is wider than "مكتبة…").
  */
-function joinedAtCut(units: Node[], n: number): Node[] {
+export function joinedAtCut(units: Node[], n: number): Node[] {
   const kept = units.slice(0, n);
   const last = kept[n - 1];
   const next = units[n];
