@@ -160,7 +160,7 @@ function quoteHeader(ctx: CardContext, q: Post): El {
   const date = `· ${shortDate(q.createdAt, ctx.options.timeZoneOffset)}`;
   const dateWidth = 4 + labelWidth(date, 15);
   const room = ctx.layout.quoteInner - 20 - 6 - (v !== 'none' ? 18 : 0) - 4 - dateWidth;
-  // Its advances rounded up (Chromium's kerning only narrows a handle): the name never takes the handle's last pixel.
+  // Its advances and the kerning that widens it, rounded up (labelWidth): the name never takes the handle's last pixel.
   const handleWidth = Math.min(labelWidth(`@${q.author.handle}`, 15), Math.floor(room * QUOTE_HANDLE_SHARE));
   const nameWidth = Math.max(0, room - handleWidth);
   const secondary = { marginLeft: 4, color: ctx.theme.secondary };

@@ -56,6 +56,7 @@ const SHORT_NAME = 'Alexandra Montgomery';
 const MEDIUM_NAME = 'Alexandra Montgomery-Winterbottom';
 const LONG_NAME = 'Alexandra Montgomery-Winterbottom of the Northern Isles';
 const LONG_HANDLE = 'a_handle_of_max_len_';
+const KERNED_HANDLE = 'AJ_J_J_EJ_TT';
 const RTL_NAME = `مكتبة الإسكندرية ${'الكبرى والعربية '.repeat(3)}`.trim();
 
 for (const [label, name, handle, width, want] of [
@@ -67,6 +68,8 @@ for (const [label, name, handle, width, want] of [
   ['short name, medium handle', SHORT_NAME, 'montgomery', 400, { nameCut: true, handleCut: false }],
   ['long name, short handle', LONG_NAME, 'amw', 550, { nameCut: true, handleCut: false }],
   ['long name, long handle', LONG_NAME, LONG_HANDLE, 550, { nameCut: true, handleCut: false }],
+  // A handle of pairs Noto Sans kerns apart (_J, AJ, EJ, TT) is wider than its glyphs' advances.
+  ['long name, kerned handle', LONG_NAME, KERNED_HANDLE, 550, { nameCut: true, handleCut: false }],
   // A handle longer than its share is cut there, and leaves the name the rest; after a short name
   // it takes all the name leaves.
   ['tiny name, long handle', 'Sam', LONG_HANDLE, 400, { nameCut: false, handleCut: true }],
