@@ -258,11 +258,11 @@ export class RenderPool {
       const err = new RenderMemoryError(
         `the render process exited (${signal ?? `code ${code}`})${why ? `: ${why}` : ''}`,
       );
-      for (const job of this.drop(slot)) job.reject(err);
+      this.drop(slot)?.reject(err);
       this.dispatch();
     });
     child.on('error', (err) => {
-      for (const job of this.drop(slot)) job.reject(err);
+      this.drop(slot)?.reject(err);
       this.dispatch();
     });
     // An idle render process does not keep the service (or a CLI command) running.
@@ -280,8 +280,7 @@ export class RenderPool {
       const pid = slot.child.pid;
       const mb = pid ? readRssMb(pid) : null;
       if (mb === null || mb <= this.limits.memoryMb) return;
-      for (const job of this.drop(slot))
-        job.reject(new RenderMemoryError(`its process passed ${this.limits.memoryMb} MB`));
+      this.drop(slot)?.reject(new RenderMemoryError(`its process passed ${this.limits.memoryMb} MB`));
       this.dispatch();
     }, WATCH_MS);
     slot.watch.unref();
@@ -303,8 +302,8 @@ export class RenderPool {
   }
 
   /** Kills a process and returns the card it had, its time limit stopped. */
-  private drop(slot: Slot): Job[] {
-    const jobs = slot.drawing ? [slot.drawing.job] : [];
+  private drop(slot: Slot): Job | undefined {
+    const job = slot.drawing?.job;
     if (slot.drawing) clearTimeout(slot.drawing.timer);
     slot.drawing = null;
     if (slot.watch) clearInterval(slot.watch);
@@ -315,7 +314,7 @@ export class RenderPool {
       slot.dropped = true;
       slot.child.kill('SIGKILL');
     }
-    return jobs;
+    return job;
   }
 
   /** An idle process; a new one while the pool is not full. */
@@ -350,7 +349,6 @@ export class RenderPool {
 
   /** Notes that `owner` was served now; forgets owners with no card queued once many are noted. */
   private noteServed(owner: string | undefined): void {
-    this.servedAt.delete(owner);
     this.servedAt.set(owner, this.served++);
     if (this.servedAt.size <= SERVED_OWNERS_KEPT) return;
     const queued = new Set(this.queue.map((j) => j.owner));
@@ -398,7 +396,7 @@ export class RenderPool {
           }
         },
         (err) => {
-          for (const j of this.drop(slot)) j.reject(err);
+          this.drop(slot)?.reject(err);
           this.dispatch();
         },
       );
@@ -414,7 +412,7 @@ export class RenderPool {
       s.child.ref(); // so the caller's event loop waits for the exit
       return new Promise<void>((resolve) => s.child.once('exit', () => resolve()));
     });
-    for (const job of slots.flatMap((s) => this.drop(s))) job.reject(new Error('render pool closed'));
+    for (const s of slots) this.drop(s)?.reject(new Error('render pool closed'));
     await Promise.all(exits);
   }
 }
