@@ -90,7 +90,10 @@ const STRONG = new Set(['L', 'R', 'AL']);
 function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
   return units.flatMap((unit, i) => {
     if (drawn.ranks[i] >= n) return [];
-    if (unit.type === 'text' && STRONG.has(bidiClass(unit.text))) return [unit];
+    // A letter whose next one is cut off keeps the form it has in the whole line (joinedAtCut),
+    // as in one direction: a name with digits is cut "محمدعب…", as Chromium cuts it, not "محمدع…".
+    if (unit.type === 'text' && STRONG.has(bidiClass(unit.text)))
+      return drawn.ranks[i + 1] >= n ? joinedAtCut([unit, units[i + 1]], 1) : [unit];
     const mark: Node = { type: 'text', text: drawn.levels[i] % 2 === 1 ? '\u200f' : '\u200e' };
     return [mark, unit, mark];
   });

@@ -313,6 +313,20 @@ for (const [label, key, name, width] of [
   });
 }
 
+// A right-to-left name with digits is of two directions: cut inside an Arabic word, its last
+// letter stays joined to the one cut off, as Chromium draws it ("محمدعب…", not "محمدع…"). One
+// letter's form is a few pixels of a square: the bound is what these names differ by when right.
+for (const [label, name] of [
+  ['latin-digits', 'مكتبة 24 ساعة للكتب المستعملة والمخطوطات النادرة'],
+  ['digits', 'عبدالرحمن 2026 محمد عبدالعزيز السعودي'],
+  ['arabic-indic-digits', 'عبدالرحمن ٢٠٢٦ محمدعبدالعزيزالسعودي الكبير'],
+] as const) {
+  test(`a right-to-left name with digits cut inside a word keeps its letter joined, as in Chromium: ${label}`, async (t) => {
+    const post = corpusPost('arabic', { name, text: 'مرحبا', poll: undefined });
+    await assertHtmlMatchesPng(t, `cut-joined-${label}`, post, new Map(), 'light', { width: 300 }, undefined, 0.12);
+  });
+}
+
 // The quote header cuts a long name to what the handle and the date leave it: the handle stays
 // readable (whole up to its share of the line) and the date whole.
 for (const name of ['quote-emoji-name', 'quote-rtl-name'] as const) {
