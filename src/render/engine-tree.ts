@@ -113,6 +113,10 @@ const IDLE_JOINER = new RegExp(`(?<=[${NON_JOINING}])[\\u200c\\u200d]+`, 'gu');
 const dropIdleJoiners = (text: string) =>
   text.includes('\u200c') || text.includes('\u200d') ? text.replace(IDLE_JOINER, '') : text;
 
+// The isolate a span's `dir` makes in a browser, given to the engine as its controls (UAX #9).
+const ISOLATE_START = { ltr: '\u2066', rtl: '\u2067', auto: '\u2068' } as const;
+const ISOLATE_END = '\u2069';
+
 export function toNode(
   child: Child,
   images: Map<string, ImageBytes>,
@@ -120,11 +124,18 @@ export function toNode(
   inherited: Record<string, unknown> = {},
 ): Node {
   if (typeof child === 'string') return { type: 'text', text: insertWordBreaks(dropIdleJoiners(child)) };
-  const { style, children, image, dir, lang, fitWidth, fitInRow } = child.props;
+  const { style, children, image, lang, fitWidth, fitInRow } = child.props;
   if (child.type === 'img') {
     images.set(image!.key, image!);
     return { type: 'image', src: image!.key, style: style as never };
   }
+  if (child.type === 'span' && child.props.dir) {
+    const isolated = [ISOLATE_START[child.props.dir], ...(children ?? []), ISOLATE_END];
+    const props = { ...child.props, dir: undefined, children: isolated };
+    return toNode({ type: 'span', props }, images, fits, inherited);
+  }
+  // A block's direction ('auto' is a span's alone).
+  const dir = child.props.dir === 'auto' ? undefined : child.props.dir;
   const inside = { ...inherited };
   for (const key of INHERITED_TEXT) if (style?.[key] !== undefined) inside[key] = style[key];
   const node: Node = {

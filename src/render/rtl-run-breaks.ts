@@ -54,10 +54,12 @@ export function drawnOrder(text: string, dir: 'ltr' | 'rtl'): { order: number[];
 }
 
 /**
- * Explicit embeddings, overrides and isolates. A forced break ends a paragraph, and with it every
- * one of these still open: text after the break would be ordered as if they were not there.
+ * Explicit embeddings and overrides, and isolates open at a space (forced breaks go at spaces). A
+ * forced break ends a paragraph, and with it every one of these still open: text after the break
+ * would be ordered as if they were not there. An isolate closed before any space (a mention or
+ * link in a right-to-left post, text.ts) is never open at a break.
  */
-const EXPLICIT = /[\u202a-\u202e\u2066-\u2069]/;
+const EXPLICIT = /[\u202a-\u202e]|[\u2066-\u2068][^\u2069]*?[ \u3000]/;
 
 /**
  * The spaces the engine glues words at: U+0020 and the ideographic space. It lays out a line

@@ -7,7 +7,7 @@ import { openLongArabicWords } from './arabic-breaks.ts';
 import { emojiImage, splitEmoji } from './emoji.ts';
 import { hasGlyph, marksJoin } from './fonts.ts';
 import { hasGlyphCluster } from './glyph-clusters.ts';
-import { span, textBlock, type Child, type El, type Style } from './tree.ts';
+import { isolatedSpan, span, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
 // Right-to-left blocks, and RLM (U+200F), a strong right-to-left character of its own.
@@ -153,6 +153,11 @@ export interface TextStyle {
 interface Run {
   text: string;
   link: boolean;
+  /**
+   * How an entity is isolated in a right-to-left paragraph, as X shows it: a handle, cashtag or
+   * link left to right ("@vercel", not "vercel@"), a hashtag by its own first letter.
+   */
+  isolate?: 'ltr' | 'auto';
 }
 
 /** Paragraphs (split at line breaks) of coloured runs. */
@@ -160,10 +165,11 @@ function paragraphsOf(post: Pick<Post, 'text' | 'entities'>): Run[][] {
   const paragraphs: Run[][] = [[]];
   for (const seg of segmentText(post)) {
     const link = seg.type !== 'text';
+    const isolate = seg.type === 'text' ? undefined : seg.type === 'hashtag' ? 'auto' : 'ltr';
     seg.text.split('\n').forEach((piece, i) => {
       if (i > 0) paragraphs.push([]);
       const text = cleanText(piece);
-      if (text) paragraphs.at(-1)!.push({ text, link });
+      if (text) paragraphs.at(-1)!.push({ text, link, isolate });
     });
   }
   return paragraphs;
@@ -185,7 +191,12 @@ export function renderText(post: Pick<Post, 'text' | 'entities'>, s: TextStyle):
       },
       runs.flatMap((r) => {
         const children = inlineText(openLongArabicWords(r.text, s.width, s.fontSize));
-        return r.link ? [span({ color: s.linkColor }, ...children)] : children;
+        if (!r.link) return children;
+        return [
+          dir === 'rtl' && r.isolate
+            ? isolatedSpan(r.isolate, { color: s.linkColor }, ...children)
+            : span({ color: s.linkColor }, ...children),
+        ];
       }),
       dir,
     );

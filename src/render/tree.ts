@@ -23,7 +23,8 @@ export interface El {
     image?: ImageBytes;
     /** Text an image stands for (emoji): copied with the text, read by screen readers. */
     alt?: string;
-    dir?: 'ltr' | 'rtl';
+    /** On a span: isolated from the text around it, as an inline element's `dir` isolates it (UAX #9). */
+    dir?: 'ltr' | 'rtl' | 'auto';
     lang?: string;
     /**
      * A single line holding images (emoji) that may not fit: the engine shortens it to this many
@@ -56,6 +57,11 @@ export function textBlock(style: Style, children: Children, dir?: 'ltr' | 'rtl')
 
 export function span(style: Style, ...children: Children): El {
   return { type: 'span', props: { style, children: present(children) } };
+}
+
+/** A span isolated in the given direction: its neutrals (the @ of a mention) stay with its text. */
+export function isolatedSpan(dir: 'ltr' | 'auto', style: Style, ...children: Children): El {
+  return { type: 'span', props: { style, children: present(children), dir } };
 }
 
 export function img(image: ImageBytes, width: number | string, height: number | string, style: Style = {}): El {
