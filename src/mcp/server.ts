@@ -80,7 +80,8 @@ export function toToolResult(res: RestResponse): CallToolResult {
       type === 'application/problem+json'
         ? JSON.parse(res.body.toString('utf8'))
         : { code: 'internal_error', status: res.status, detail: 'The service gave an unexpected answer.' };
-    if (problem.code === 'missing_api_key') problem.detail = MISSING_KEY_ON_MCP;
+    // `message` repeats `detail` (TwitterShots' clients show `message`): both say it, or neither.
+    if (problem.code === 'missing_api_key') problem.detail = problem.message = MISSING_KEY_ON_MCP;
     const failed = toolError(problem);
     return { ...failed, _meta: { ...meta, ...failed._meta } };
   }

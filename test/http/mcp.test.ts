@@ -91,9 +91,14 @@ function text(result: CallToolResult): string {
 }
 
 /** The REST problem the tool error carries; its text starts with the code. */
-function problemOf(result: CallToolResult): { code: string; status: number; detail: string } {
+function problemOf(result: CallToolResult): { code: string; status: number; detail: string; message?: string } {
   assert.equal(result.isError, true, `expected a tool error, got ${JSON.stringify(result).slice(0, 300)}`);
-  const problem = result._meta?.['postshot/problem'] as { code: string; status: number; detail: string };
+  const problem = result._meta?.['postshot/problem'] as {
+    code: string;
+    status: number;
+    detail: string;
+    message?: string;
+  };
   assert.ok(text(result).startsWith(`${problem.code} (HTTP ${problem.status}): ${problem.detail}`));
   return problem;
 }
@@ -256,6 +261,7 @@ test('MCP refusals: bad key, exhausted quota, missing post, bad arguments, rate 
   const noKey = problemOf(await call(none, 'get_usage'));
   assert.equal(noKey.code, 'missing_api_key');
   assert.match(noKey.detail, /X-API-KEY.*Authorization: Bearer/, 'both ways /mcp takes a key');
+  assert.equal(noKey.message, noKey.detail, 'message repeats detail, as on every problem');
 
   const client = await httpClient(t, h.url, { 'X-API-KEY': apiKey });
   const missing = problemOf(await call(client, 'get_post_markdown', { tweetId: MISSING_POST }));
