@@ -107,8 +107,11 @@ function loadRoot(
       if (!URL.canParse(url) || typeof e?.file !== 'string' || typeof e.contentType !== 'string')
         throw new Error(`media/manifest.json: "${url}" is not an image URL with a file and a contentType`);
       // Named at start: a file that is not there would only show later as a placeholder image.
-      const file = path.join(root, 'media', e.file);
-      if (!fs.statSync(file, { throwIfNoEntry: false })?.isFile())
+      // Only files inside media/ are served: `../` in a manifest must not hand out the disk.
+      const mediaDir = path.join(root, 'media');
+      const file = path.join(mediaDir, e.file);
+      const inside = path.relative(mediaDir, file);
+      if (inside.startsWith('..') || path.isAbsolute(inside) || !fs.statSync(file, { throwIfNoEntry: false })?.isFile())
         throw new Error(`media/manifest.json: "${url}" names ${e.file}, which is not a file in media/`);
       const { key, name } = mediaKey(url);
       const list = media.get(key) ?? [];
