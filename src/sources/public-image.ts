@@ -77,9 +77,13 @@ export async function fetchPublicImage(
       };
       return { ok: false, reason: why[err.kind] ?? 'could not be fetched' };
     }
-    // sharp: not an image, or over the pixel cap.
-    if (err instanceof Error && /pixel|unsupported|Input/i.test(err.message))
-      return { ok: false, reason: 'could not be decoded within the size limits' };
+    // sharp: over the pixel cap, or bytes of no format it knows. Each refusal says which: a page
+    // or a text served as image/png is "not an image", not a size problem.
+    if (err instanceof Error && /pixel limit/i.test(err.message))
+      return { ok: false, reason: `is over ${MAX_PIXELS / 1e6} megapixels` };
+    if (err instanceof Error && /unsupported image format/i.test(err.message))
+      return { ok: false, reason: 'is not a JPEG, PNG or WebP image' };
+    if (err instanceof Error && /Input/i.test(err.message)) return { ok: false, reason: 'could not be decoded' };
     throw err;
   }
 }

@@ -296,7 +296,14 @@ test('backgroundImage in another format under an image/png type is refused, free
     '/anim.png': await sharp({ create: { width: 8, height: 8, channels: 3, background: '#f80' } })
       .gif()
       .toBuffer(),
+    // Bytes of no image format at all: refused as that, not as "too large to decode".
+    '/text.png': Buffer.from('Service temporarily unavailable, try again later.'),
+    // A real PNG over the 40-megapixel cap: refused naming the cap.
+    '/huge.png': await sharp({ create: { width: 8000, height: 6000, channels: 3, background: '#f80' } })
+      .png({ compressionLevel: 9 })
+      .toBuffer(),
   };
+  const said: Record<string, RegExp> = { '/huge.png': /"backgroundImage" is over 40 megapixels/ };
   const media = http.createServer((req, res) => {
     const body = bodies[new URL(req.url ?? '/', 'http://x').pathname.replace(/^\/example\.com/, '')];
     if (body) res.writeHead(200, { 'content-type': 'image/png' }).end(body);
@@ -314,7 +321,7 @@ test('backgroundImage in another format under an image/png type is refused, free
       headers: { 'x-api-key': apiKey },
     });
     assertProblem(res, 400, 'invalid_parameter');
-    assert.match(res.json().detail, /"backgroundImage" is not a JPEG, PNG or WebP image/, name);
+    assert.match(res.json().detail, said[name] ?? /"backgroundImage" is not a JPEG, PNG or WebP image/, name);
   }
   assert.equal((await h.c.accounts.ledger(accountId)).length, 0);
 });
