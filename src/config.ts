@@ -89,7 +89,9 @@ function readBool(env: Env, name: string, fallback: boolean): boolean {
 }
 
 function readUrl(env: Env, name: string, fallback: string | undefined, protocols: string[]): string | undefined {
-  const raw = env[name] || fallback;
+  // The value is used as written, so it must be what the URL parser read: a blank around it (an
+  // .env line's trailing space) is trimmed rather than kept in every link made of it.
+  const raw = (env[name] || fallback)?.trim();
   if (raw === undefined) return undefined;
   let url: URL;
   try {
@@ -99,6 +101,12 @@ function readUrl(env: Env, name: string, fallback: string | undefined, protocols
   }
   if (!protocols.includes(url.protocol)) {
     throw new ConfigError(name, `must use ${protocols.join(' or ')}, got "${url.protocol}"`);
+  }
+  // An http(s) value is a base that paths are appended to: a blank inside it (which the parser
+  // drops), a ?query or a #fragment would end up in or before them (https://host/?a=1/images/…).
+  // Other schemes (smtp, redis) are handed to their clients whole.
+  if (protocols.includes('http:') && (/[\s\p{Cc}]/u.test(raw) || url.search || url.hash)) {
+    throw new ConfigError(name, `must be a base URL without blanks, ?query or #fragment, got "${raw}"`);
   }
   return raw.replace(/\/+$/, '');
 }

@@ -23,3 +23,20 @@ test('ordinary HOST values still make the default public URL', () => {
     'https://api.example.com',
   );
 });
+
+test('a URL setting is used as the parser read it: blanks trimmed, inner blanks and queries refused', () => {
+  // A trailing space (an .env line) was kept and went into every hosted image URL and sign-in link.
+  assert.equal(loadConfig({ POSTSHOT_PUBLIC_URL: ' https://api.example.com/ ' }).publicUrl, 'https://api.example.com');
+  for (const [variable, value] of [
+    ['POSTSHOT_PUBLIC_URL', 'https://api.exa\tmple.com'],
+    ['POSTSHOT_PUBLIC_URL', 'https://api.example.com/?utm=1'],
+    ['POSTSHOT_PUBLIC_URL', 'https://api.example.com/#top'],
+    ['POSTSHOT_FXTWITTER_URL', 'https://api.fxtwitter.com/?x=1'],
+  ]) {
+    assert.throws(
+      () => loadConfig({ [variable]: value }),
+      (err: unknown) => err instanceof ConfigError && err.variable === variable,
+      `${variable}=${JSON.stringify(value)}`,
+    );
+  }
+});
