@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { buildApp } from '../app.ts';
@@ -8,19 +7,9 @@ import { loadConfig, type Config } from '../config.ts';
 import { createContainer } from '../container.ts';
 import { startFixtureServer } from '../sources/fixture-server.ts';
 import { checkOwnPosts, readOwnPosts } from './demo-posts.ts';
+import { findFreePort } from './free-port.ts';
 import { CliError, type CliIo } from './index.ts';
 import { describeStartupFailure } from './startup-failure.ts';
-
-function findFreePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, host, () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export const SAMPLES_DIR = path.resolve(import.meta.dirname, '..', '..', 'samples');
 

@@ -4,14 +4,26 @@ import type { Config } from '../config.ts';
 import { createContainer } from '../container.ts';
 import { lockDataDir } from '../storage/data-dir-lock.ts';
 import { CliError, type CliIo } from './index.ts';
+import { findFreePort } from './free-port.ts';
 import { describeStartupFailure } from './startup-failure.ts';
+
+/**
+ * PORT=0 asks the system for a port. One is picked up front, so that the public URL made of HOST
+ * and PORT (hosted image URLs, sign-in links, the OpenAPI servers entry) names it, not port 0.
+ */
+async function withPickedPort(base: Readonly<Config>): Promise<Readonly<Config>> {
+  const port = await findFreePort(base.host);
+  const publicUrl = base.publicUrl.endsWith(':0') ? `${base.publicUrl.slice(0, -2)}:${port}` : base.publicUrl;
+  return { ...base, port, publicUrl };
+}
 
 /**
  * Listens until SIGINT/SIGTERM, then stops taking requests, lets in-flight ones finish and closes.
  * Holds the data dir's lock first and listens before touching shared state (refunds, the outbox):
  * a second `serve` or a port in use fails before it can give away a running instance's charges.
  */
-export async function serve(config: Readonly<Config>, _io: CliIo): Promise<number> {
+export async function serve(base: Readonly<Config>, _io: CliIo): Promise<number> {
+  const config = base.port === 0 ? await withPickedPort(base) : base;
   let locked: ReturnType<typeof lockDataDir>;
   try {
     locked = lockDataDir(config.dataDir);

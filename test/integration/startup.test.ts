@@ -199,3 +199,22 @@ test('SIGTERM to `npm start`, as a supervisor sends it, stops the service and fr
   clearTimeout(timer);
   assert.doesNotMatch(stderr, /in use/);
 });
+
+test('PORT=0: serve listens on a port it picks, and its public URL names that port, not 0', async (t) => {
+  const dir = makeTempDir();
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const { child, stdout, done } = startServe({ POSTSHOT_DATA_DIR: dir, PORT: '0' });
+  t.after(() => child.kill('SIGKILL'));
+  let address: string | undefined;
+  for (let i = 0; i < 300 && !address; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    const listening = stdout().match(/Server listening at (http:\/\/127\.0\.0\.1:\d+)/);
+    address = listening?.[1];
+  }
+  assert.ok(address, `serve listens: ${stdout()}`);
+  // The OpenAPI servers entry is POSTSHOT_PUBLIC_URL, as hosted image URLs and sign-in links are.
+  const doc = (await (await fetch(`${address}/openapi.json`)).json()) as { servers: Array<{ url: string }> };
+  assert.equal(doc.servers[0].url, address);
+  child.kill('SIGTERM');
+  await done;
+});
