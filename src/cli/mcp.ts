@@ -18,10 +18,13 @@ export function mcpEndpoint(url: string | undefined): URL {
     throw new CliError(`--url is not a URL: "${url}"`);
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new CliError('--url must be http:// or https://');
-  // Accept both the service root and its /mcp address.
-  return new URL(
-    base.pathname.replace(/\/+$/, '').endsWith('/mcp') ? base.href : `${base.href.replace(/\/+$/, '')}/mcp`,
-  );
+  // Accept both the service root and its /mcp address. The path is extended, not the whole
+  // text: `/mcp` after a ?query or #fragment would post to the root.
+  const path = base.pathname.replace(/\/+$/, '');
+  const endpoint = new URL(base);
+  endpoint.pathname = path.endsWith('/mcp') ? path : `${path}/mcp`;
+  endpoint.hash = '';
+  return endpoint;
 }
 
 /** An error's message with its cause: fetch says only "fetch failed", the reason (ECONNREFUSED) is the cause. */
