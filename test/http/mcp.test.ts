@@ -455,3 +455,23 @@ test('a lone surrogate in a tool argument is refused as over REST, uncharged, ne
   );
   assert.equal(await remaining(h, apiKey), start, 'refusals cost nothing');
 });
+
+test('a body that is no JSON-RPC 2.0 message is a 400 saying what is accepted', async (t) => {
+  const h = await build(t, { env: NO_RATE });
+  const post = (body: unknown) =>
+    h.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      payload: JSON.stringify(body),
+    });
+  for (const [body, detail] of [
+    [{ jsonrpc: '1.0', id: 1, method: 'tools/list' }, '"jsonrpc" must be "2.0".'],
+    [{ jsonrpc: '2.0', id: { a: 1 }, method: 'tools/list' }, '"id" must be string or integer.'],
+  ] as const) {
+    const res = await post(body);
+    assert.equal(res.statusCode, 400, res.body);
+    assert.equal(res.json().code, 'invalid_body');
+    assert.equal(res.json().detail, detail);
+  }
+});

@@ -44,6 +44,21 @@ export function documented(schema: FastifySchema) {
 }
 
 /**
+ * What the first issue asks for, in words. The validator's own text says "must be equal to
+ * constant" without the constant, and of a union names only its first type ("must be string" for
+ * an id that may be an integer too): the caller must read what would be accepted.
+ */
+function describeIssue(issues: readonly SchemaIssue[]): string {
+  const [first] = issues;
+  if (!first) return 'is not valid';
+  if (first.keyword === 'const') return `must be ${JSON.stringify(first.params?.allowedValue)}`;
+  const union = issues.some((i) => i.keyword === 'anyOf' && i.instancePath === first.instancePath);
+  const types = issues.filter((i) => i.keyword === 'type' && i.instancePath === first.instancePath);
+  if (union && types.length > 1) return `must be ${types.map((i) => String(i.params?.type)).join(' or ')}`;
+  return first.message ?? 'is not valid';
+}
+
+/**
  * Throws the problem for a request its route schema refused. Call it where the route validates,
  * after its own checks, so their more precise messages come first.
  */
@@ -54,7 +69,7 @@ export function assertSchemaValid(request: FastifyRequest): void {
   if (!failure) return;
   const issue = failure.validation?.[0];
   const path = issue?.instancePath.split('/').filter(Boolean) ?? [];
-  const why = issue?.message ?? 'is not valid';
+  const why = describeIssue(failure.validation ?? []);
   switch (failure.validationContext) {
     case 'querystring': {
       const unknown = issue?.keyword === 'additionalProperties' ? ` ${String(issue.params?.additionalProperties)}` : '';
