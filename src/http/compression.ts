@@ -5,11 +5,39 @@ import type { FastifyInstance } from 'fastify';
 // Text formats only: PNG, JPEG and WebP are compressed already, deflating them again costs CPU for nothing.
 export const COMPRESSIBLE = /^(?:image\/svg\+xml|text\/html|text\/markdown|application\/(?:problem\+)?json)(?:;|$)/;
 
+const ENCODINGS: Array<'br' | 'gzip'> = ['br', 'gzip'];
+
+/**
+ * Accept-Encoding with `*` spelled out as the encodings it stands for: those not named otherwise.
+ * @fastify/compress reads `*` as gzip, so `gzip;q=0, *` (anything but gzip) was answered in
+ * gzip, which that client said it cannot read.
+ */
+export function spellOutWildcard(header: string): string {
+  const parts = header
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+  const named = new Set(parts.map((p) => p.split(';')[0].trim().toLowerCase()));
+  if (named.has('x-gzip')) named.add('gzip');
+  return parts
+    .flatMap((part) => {
+      const [name, ...params] = part.split(';');
+      if (name.trim() !== '*') return [part];
+      return ENCODINGS.filter((e) => !named.has(e)).map((e) => [e, ...params].join(';'));
+    })
+    .join(', ');
+}
+
 /** gzip or br when the client asks (Accept-Encoding), for answers of 256 bytes or more (below, the gzip framing eats the gain). */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
+  app.addHook('onRequest', async (request) => {
+    const accepted = request.headers['accept-encoding'];
+    if (typeof accepted === 'string' && accepted.includes('*'))
+      request.headers['accept-encoding'] = spellOutWildcard(accepted);
+  });
   await app.register(compress, {
     globalCompression: true,
-    encodings: ['br', 'gzip'],
+    encodings: ENCODINGS,
     customTypes: COMPRESSIBLE,
     threshold: 256,
     // Request bodies are small JSON: compressed ones are not decoded (and so fail as JSON).

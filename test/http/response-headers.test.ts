@@ -111,6 +111,16 @@ test('compression: br or gzip for SVG, HTML, Markdown and JSON when asked; never
   });
   assert.equal(bulk.headers['content-encoding'], 'gzip');
   assert.equal(JSON.parse(zlib.gunzipSync(bulk.rawPayload).toString()).successful, 3);
+  // `*` is every encoding not named otherwise: never one the client refused with q=0.
+  for (const [accepted, used] of [
+    ['gzip;q=0, *', 'br'],
+    ['br;q=0, *', 'gzip'],
+    ['*', 'br'],
+    ['br;q=0, gzip;q=0, *', undefined],
+  ] as const) {
+    const res = await get(`/api/v1/content/${TEXT_POST}`, accepted);
+    assert.equal(res.headers['content-encoding'], used, accepted);
+  }
   const png = await get(`/api/v1/screenshot/${POST}?format=png`, 'gzip, br');
   assert.equal(png.headers['content-encoding'], undefined);
   assert.equal(png.rawPayload.subarray(1, 4).toString(), 'PNG');
