@@ -207,6 +207,20 @@ test('hosted images: strong ETag, Last-Modified, 304, byte ranges', async (t) =>
     assert.equal(r.headers.etag, `"${hash}"`);
   }
   assert.equal((await h.app.inject({ url: path, headers: { 'if-none-match': '"other"' } })).statusCode, 200);
+  // If-Match and If-Unmodified-Since name the copy a client holds: another is 412, never sent.
+  for (const [conditional, status] of [
+    [{ 'if-match': '"other"', range: 'bytes=0-9' }, 412],
+    [{ 'if-match': `W/"${hash}"` }, 412],
+    [{ 'if-unmodified-since': 'Mon, 01 Jan 2001 00:00:00 GMT' }, 412],
+    [{ 'if-match': `"other", "${hash}"` }, 200],
+    [{ 'if-match': '*' }, 200],
+    [{ 'if-unmodified-since': lastModified }, 200],
+    [{ 'if-unmodified-since': 'not a date' }, 200],
+  ] as const) {
+    const r = await h.app.inject({ url: path, headers: conditional });
+    assert.equal(r.statusCode, status, JSON.stringify(conditional));
+    if (status === 412) assert.equal(r.json().code, 'precondition_failed');
+  }
 
   const part = await h.app.inject({ url: path, headers: { range: 'bytes=100-199', 'accept-encoding': 'gzip' } });
   assert.equal(part.statusCode, 206);

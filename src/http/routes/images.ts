@@ -30,6 +30,20 @@ function readRange(header: string, size: number): string | null {
 }
 
 /**
+ * RFC 9110 §13.2.2: If-Match (a strong comparison, or `*`), else If-Unmodified-Since, is checked
+ * before the rest; a client that names a copy it does not hold must not be handed another.
+ */
+function failsPrecondition(headers: Record<string, unknown>, etag: string, lastModified?: string): boolean {
+  const ifMatch = headers['if-match'];
+  if (typeof ifMatch === 'string') {
+    const tags = ifMatch.split(',').map((t) => t.trim());
+    return !tags.includes('*') && !tags.includes(etag);
+  }
+  const since = typeof headers['if-unmodified-since'] === 'string' ? Date.parse(headers['if-unmodified-since']) : NaN;
+  return lastModified !== undefined && !Number.isNaN(since) && Date.parse(lastModified) > since;
+}
+
+/**
  * Hosted images (returnType=url) by content hash: immutable, so the hash is a strong ETag and the
  * answer may be cached for a year. Served as stored, never compressed, so that the ETag and byte
  * ranges always describe exactly the bytes sent (a resumed download must fit the first part).
@@ -53,6 +67,13 @@ export function registerImageRoutes(app: FastifyInstance, c: Container): void {
         .header('ETag', etag)
         .header('Accept-Ranges', 'bytes');
       if (lastModified) reply.header('Last-Modified', lastModified);
+      if (failsPrecondition(request.headers, etag, lastModified))
+        return sendProblem(
+          request,
+          reply,
+          'precondition_failed',
+          'The stored image is not the one If-Match or If-Unmodified-Since names.',
+        );
       // `fresh` calls any request with `Cache-Control: no-cache` stale, but that directive asks caches
       // to revalidate with the origin, which is this answer: fetch() adds it to every request that
       // carries If-None-Match or If-Modified-Since, so without this no fetch() client ever got a 304.

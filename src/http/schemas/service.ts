@@ -84,7 +84,7 @@ export const imageSchema = {
       description: 'The copy named by `If-None-Match` or `If-Modified-Since` is current; no body.',
       headers: REQUEST_ID_HEADER,
     },
-    ...problemResponses({ 404: ['not_found'] }),
+    ...problemResponses({ 404: ['not_found'], 412: ['precondition_failed'] }),
     ...problemResponses(
       { 416: ['range_not_satisfiable'] },
       { 'Content-Range': Type.String({ description: '`bytes */size`' }) },
