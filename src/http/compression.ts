@@ -30,10 +30,12 @@ export function spellOutWildcard(header: string): string {
 
 /** gzip or br when the client asks (Accept-Encoding), for answers of 256 bytes or more (below, the gzip framing eats the gain). */
 export async function registerCompression(app: FastifyInstance): Promise<void> {
-  app.addHook('onRequest', async (request) => {
+  // Synchronous: it runs on every request, and an async hook costs each one a promise.
+  app.addHook('onRequest', (request, _reply, done) => {
     const accepted = request.headers['accept-encoding'];
     if (typeof accepted === 'string' && accepted.includes('*'))
       request.headers['accept-encoding'] = spellOutWildcard(accepted);
+    done();
   });
   await app.register(compress, {
     globalCompression: true,
