@@ -31,6 +31,10 @@ function checkNumeric(raw: string): PostIdResult {
 /** The reason for input that is neither: an answer that already says so leaves it out. */
 export const NOT_ID_OR_URL = 'not a numeric id or a post URL';
 
+// A post's own pages on X link to it too: a photo or video of it, its analytics, quotes, reposts, likes, edits.
+const POST_PATH =
+  /^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)(?:\/(?:(?:photo|video)\/[1-4]|analytics|quotes|retweets(?:\/with_comments)?|likes|history))?\/?$/;
+
 /** Accepts a numeric id or a post URL (x.com, twitter.com, mobile., fxtwitter, vxtwitter, /i/status/), with or without scheme and query. */
 export function parsePostId(input: string): PostIdResult {
   // A proxy that merges slashes turns an unencoded https://x.com/... in the path into https:/x.com/...
@@ -57,10 +61,7 @@ export function parsePostId(input: string): PostIdResult {
     if (!typed.includes('.')) return { ok: false, reason: NOT_ID_OR_URL };
     return { ok: false, reason: `"${typed.slice(0, 64)}" is not an X post URL host` };
   }
-  const m =
-    /^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)(?:\/(?:photo|video)\/[1-4])?\/?$/.exec(
-      url.pathname,
-    );
+  const m = POST_PATH.exec(url.pathname);
   if (!m) return { ok: false, reason: 'the URL is not a link to a post (expected /<user>/status/<id>)' };
   return checkNumeric(m[1]);
 }

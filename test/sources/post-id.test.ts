@@ -17,6 +17,12 @@ test('numeric ids and every common post URL form resolve to the id', () => {
     `https://x.com/i/status/${id}`,
     `https://twitter.com/i/web/status/${id}`,
     `https://x.com/0xca0a/status/${id}/photo/1`,
+    `https://x.com/0xca0a/status/${id}/video/1/`,
+    `https://x.com/0xca0a/status/${id}/analytics`,
+    `https://x.com/0xca0a/status/${id}/quotes`,
+    `https://x.com/0xca0a/status/${id}/retweets/with_comments`,
+    `https://x.com/0xca0a/status/${id}/likes`,
+    `https://x.com/0xca0a/status/${id}/history`,
     `https://twitter.com/0xca0a/statuses/${id}#frag`,
   ]) {
     assert.deepEqual(parsePostId(input), { ok: true, id }, input);
@@ -61,7 +67,9 @@ test('anything else is refused with a reason', () => {
     'https://user:pw@x.com/jack/status/20',
     'https://x.com:8443/jack/status/20',
     'x'.repeat(600),
-    'https://x.com/jack/status/20/likes',
+    'https://x.com/jack/status/20/photo/5',
+    'https://x.com/jack/status/20/likes/2',
+    'https://x.com/jack/status/20/followers',
   ]) {
     const r = parsePostId(input);
     assert.equal(r.ok, false, input);
