@@ -26,7 +26,10 @@ export async function startHttp2(t: TestContext, plan: Plan = 'pro') {
   return { h, client, apiKey, accountId };
 }
 
-/** The answer to a request on the session, read whole once the stream closes. */
+/**
+ * The answer to a request on the session, read whole once its body ends or the stream or its
+ * session closes: a stream whose request body was never ended may not close after the answer.
+ */
 export function readAnswer(req: http2.ClientHttp2Stream): Promise<Http2Answer> {
   return new Promise((resolve) => {
     let answer: Http2Answer = { status: 0, headers: {}, body: '' };
@@ -37,7 +40,9 @@ export function readAnswer(req: http2.ClientHttp2Stream): Promise<Http2Answer> {
       answer.body += d;
     });
     req.on('error', () => {});
+    req.on('end', () => resolve(answer));
     req.on('close', () => resolve(answer));
+    req.session?.once('close', () => resolve(answer));
   });
 }
 
