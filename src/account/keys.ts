@@ -2,6 +2,7 @@ import { displayPrefix, generateApiKey, hashApiKey } from '../auth/api-key.ts';
 import type { Clock } from '../clock.ts';
 import type { AccountStore, ApiKeyRecord } from '../storage/accounts/interface.ts';
 import type { LastUsedRecorder } from './last-used.ts';
+import { hasUnsafeCharacter } from './names.ts';
 
 export const MAX_ACTIVE_KEYS = 20;
 export const MAX_KEY_NAME = 60;
@@ -9,7 +10,7 @@ export const MAX_KEY_NAME = 60;
 /** A key's name as kept: blanks folded to one space; null when empty, too long or holding a control. */
 export function normalizeKeyName(raw: string): string | null {
   const name = raw.trim().replace(/\s+/g, ' ');
-  return name.length === 0 || name.length > MAX_KEY_NAME || /\p{Cc}/u.test(name) ? null : name;
+  return name.length === 0 || name.length > MAX_KEY_NAME || hasUnsafeCharacter(name) ? null : name;
 }
 
 export type CreateKeyResult =

@@ -27,7 +27,10 @@ export async function issueApiKey(
 ): Promise<AdminResult<{ key: ApiKeyRecord; apiKey: string }>> {
   const name = rawName === undefined ? null : normalizeKeyName(rawName);
   if (rawName !== undefined && name === null)
-    return { ok: false, message: `a key name is 1 to ${MAX_KEY_NAME} characters, without control characters` };
+    return {
+      ok: false,
+      message: `a key name is 1 to ${MAX_KEY_NAME} characters, without control characters or bidi overrides`,
+    };
   if (!(await store.getAccount(accountId))) return noAccount(accountId);
   const apiKey = generateApiKey();
   const key = await store.createKey({ accountId, hash: hashApiKey(apiKey), prefix: displayPrefix(apiKey), now, name });

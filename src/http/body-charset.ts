@@ -17,15 +17,15 @@ export function readCharset(contentType: string): string | null {
 }
 
 /**
- * JSON travels in UTF-8 (RFC 8259 §8.1): a body declared in any other charset is refused for it
- * (415), since reading its bytes as UTF-8 would misreport it as invalid JSON, or misread it.
+ * JSON travels in UTF-8 (RFC 8259 §8.1), and so do the account pages' forms: a body declared in
+ * any other charset is refused (415), since reading its bytes as UTF-8 would misread it.
  */
-export function refuseForeignCharset(contentType: string | undefined): ProblemError | null {
+export function refuseForeignCharset(contentType: string | undefined, body = 'the JSON body'): ProblemError | null {
   const charset = readCharset(contentType ?? '');
   if (charset === null || READ_AS_UTF8.has(charset.toLowerCase())) return null;
   return new ProblemError(
     'unsupported_media_type',
-    `Content-Type charset ${JSON.stringify(charset.slice(0, 40))} is not supported; send the JSON body in UTF-8 (charset=utf-8, or no charset).`,
+    `Content-Type charset ${JSON.stringify(charset.slice(0, 40))} is not supported; send ${body} in UTF-8 (charset=utf-8, or no charset).`,
     415,
   );
 }

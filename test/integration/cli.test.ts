@@ -85,7 +85,7 @@ test('accounts, keys and usage from the command line', async (t) => {
   const unnamed = await cli(env, 'keys', 'create', accountId, '--name', 'x'.repeat(61));
   assert.deepEqual(
     [unnamed.code, unnamed.err],
-    [1, 'postshot: a key name is 1 to 60 characters, without control characters'],
+    [1, 'postshot: a key name is 1 to 60 characters, without control characters or bidi overrides'],
   );
 });
 

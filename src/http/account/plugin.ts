@@ -3,12 +3,12 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import fastifyCookie from '@fastify/cookie';
 import fastifyCsrf from '@fastify/csrf-protection';
-import fastifyFormbody from '@fastify/formbody';
 import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Container } from '../../container.ts';
 import { DependencyDownError } from '../../errors.ts';
 import { ProblemError } from '../problem.ts';
+import { registerFormParser } from './form-body.ts';
 import { messagePage } from './pages.ts';
 import { registerAccountRoutes } from './routes.ts';
 
@@ -39,7 +39,7 @@ export async function accountPages(app: FastifyInstance, opts: { c: Container })
     route.schema = { ...route.schema, hide: true };
   });
   await app.register(fastifyCookie);
-  await app.register(fastifyFormbody);
+  registerFormParser(app);
   await app.register(fastifyCsrf, {
     cookieKey: 'postshot_csrf',
     cookieOpts: { path: '/account', sameSite: 'strict', httpOnly: true, secure: 'auto' },

@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { buildOverview } from '../../account/overview.ts';
 import { MAX_ACTIVE_KEYS, MAX_KEY_NAME } from '../../account/keys.ts';
+import { hasUnsafeCharacter } from '../../account/names.ts';
 import { isWellFormedToken } from '../../account/secret-token.ts';
 import type { Container } from '../../container.ts';
 import type { Account } from '../../storage/accounts/interface.ts';
@@ -31,7 +32,7 @@ const HTML = 'text/html; charset=utf-8';
 const MAX_DISPLAY_NAME = 80;
 
 const KEY_ERRORS = {
-  invalid_name: `Give the key a name of 1 to ${MAX_KEY_NAME} characters.`,
+  invalid_name: `Give the key a name of 1 to ${MAX_KEY_NAME} characters, without control characters or bidi overrides.`,
   too_many_keys: `An account can have at most ${MAX_ACTIVE_KEYS} active keys. Revoke one first.`,
 } as const;
 
@@ -212,18 +213,15 @@ export function registerAccountRoutes(parent: FastifyInstance, c: Container): vo
     const s = await signedIn(request, reply);
     if (!s) return reply;
     const name = request.body.displayName.trim().replace(/\s+/g, ' ');
-    if (name.length > MAX_DISPLAY_NAME || /\p{Cc}/u.test(name)) {
+    const error =
+      name.length > MAX_DISPLAY_NAME
+        ? `A display name has at most ${MAX_DISPLAY_NAME} characters.`
+        : hasUnsafeCharacter(name)
+          ? 'A display name cannot hold control characters or bidi overrides.'
+          : null;
+    if (error) {
       const displayName = await store.getDisplayName(s.account.id);
-      return page(
-        reply,
-        profilePage({
-          account: s.account,
-          csrf: s.csrf,
-          displayName,
-          error: `A display name has at most ${MAX_DISPLAY_NAME} characters.`,
-        }),
-        400,
-      );
+      return page(reply, profilePage({ account: s.account, csrf: s.csrf, displayName, error }), 400);
     }
     await store.setDisplayName(s.account.id, name || null);
     return page(reply, profilePage({ account: s.account, csrf: s.csrf, displayName: name || null, saved: true }));
