@@ -5,7 +5,7 @@
 // a nameserver that never answers would hold a thread per request for the system resolver's
 // timeouts: a few such requests would stall every render. Names are therefore resolved by c-ares
 // (dns.promises.Resolver: its own sockets on the event loop, no thread), A and AAAA, one retry,
-// about 4 s at worst. /etc/hosts is read first, as getaddrinfo would, so a name the operator
+// and a deadline over both, however many nameservers resolv.conf lists: 4 s at worst. /etc/hosts is read first, as getaddrinfo would, so a name the operator
 // pinned there (localhost, the machine's own name) keeps resolving to the address it names and
 // is refused when that address is not public. Every address a name has must be public: one
 // private address among public ones refuses the name (DNS rebinding, names pointing inside).
@@ -67,9 +67,11 @@ export function isPublicAddress(ip: string): boolean {
 export interface GuardedLookupOptions {
   /** Nameservers (`ip` or `ip:port`); the system's (/etc/resolv.conf) when absent. Tests point this elsewhere. */
   servers?: string[];
-  /** c-ares's first-try timeout per server; later tries wait longer (about 4 s in all with the defaults). */
+  /** c-ares's first-try timeout per server; later tries wait longer, and each server is tried in turn. */
   timeoutMs?: number;
   tries?: number;
+  /** The most a name's A and AAAA queries take together, whatever the servers and tries add up to. */
+  deadlineMs?: number;
   /** The hosts file read before DNS. */
   hostsFile?: string;
 }
@@ -82,8 +84,9 @@ export function createGuardedLookup(options: GuardedLookupOptions = {}): LookupF
   const resolver = new dns.promises.Resolver({ timeout: options.timeoutMs ?? 1000, tries: options.tries ?? 2 });
   if (options.servers) resolver.setServers(options.servers);
   const hosts = new HostsFile(options.hostsFile ?? '/etc/hosts');
+  const deadlineMs = options.deadlineMs ?? 4000;
   const lookup = (hostname: string, lookupOptions: dns.LookupOptions, callback: LookupCallback) => {
-    resolveGuarded(resolver, hosts, hostname, Number(lookupOptions.family) || 0).then(
+    resolveGuarded(resolver, hosts, hostname, Number(lookupOptions.family) || 0, deadlineMs).then(
       (list) => {
         if (lookupOptions.all) callback(null, list);
         else callback(null, list[0].address, list[0].family);
@@ -99,6 +102,7 @@ async function resolveGuarded(
   hosts: HostsFile,
   hostname: string,
   family: number,
+  deadlineMs: number,
 ): Promise<Address[]> {
   const name = hostname.toLowerCase().replace(/\.$/, '');
   // An address is its own answer, never asked of DNS (net does not look those up, but a caller may).
@@ -107,8 +111,8 @@ async function resolveGuarded(
     : (await hosts.addresses(name)).filter((a) => family === 0 || a.family === family);
   if (list.length === 0) {
     const [v4, v6] = await Promise.allSettled([
-      family === 6 ? Promise.resolve([]) : resolver.resolve4(name),
-      family === 4 ? Promise.resolve([]) : resolver.resolve6(name),
+      family === 6 ? Promise.resolve([]) : withDeadline(resolver.resolve4(name), deadlineMs),
+      family === 4 ? Promise.resolve([]) : withDeadline(resolver.resolve6(name), deadlineMs),
     ]);
     list = [
       ...(v4.status === 'fulfilled' ? v4.value.map((address) => ({ address, family: 4 })) : []),
@@ -124,6 +128,18 @@ async function resolveGuarded(
   if (list.some((a) => !isPublicAddress(a.address)))
     throw Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EBLOCKED' });
   return list;
+}
+
+/**
+ * The query's answer, or ETIMEOUT once `ms` have passed. The query itself runs on to c-ares's own
+ * timeouts, holding no thread: only the wait for it is cut short.
+ */
+function withDeadline<T>(query: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error('DNS deadline passed'), { code: 'ETIMEOUT' })), ms);
+  });
+  return Promise.race([query, expired]).finally(() => clearTimeout(timer));
 }
 
 /** /etc/hosts, read again at most every few seconds: a local file, so its read is short. */

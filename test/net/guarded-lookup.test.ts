@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -41,4 +42,31 @@ test('a name resolving to such an address is refused by the lookup', async (t) =
     );
     assert.equal(code, 'EBLOCKED', ip);
   }
+});
+
+/** A nameserver that reads every query and answers none. */
+async function silentNameserver(t: { after(fn: () => Promise<void>): void }): Promise<string> {
+  const socket = dgram.createSocket('udp4');
+  socket.on('message', () => {});
+  await new Promise<void>((r) => socket.bind(0, '127.0.0.1', r));
+  t.after(() => new Promise<void>((r) => socket.close(() => r())));
+  return `127.0.0.1:${socket.address().port}`;
+}
+
+// c-ares tries each nameserver in turn, so its timeouts add up per server: three silent ones
+// held a name for about 12 s. The deadline over both queries holds whatever resolv.conf lists.
+test('a name is given up on at the deadline however many nameservers stay silent', async (t) => {
+  const servers = [await silentNameserver(t), await silentNameserver(t), await silentNameserver(t)];
+  const lookup = createGuardedLookup({ servers, hostsFile: '/dev/null', deadlineMs: 1500 });
+  const started = performance.now();
+  const code = await new Promise<string | undefined>((resolve) =>
+    (lookup as (h: string, o: object, cb: (e: NodeJS.ErrnoException | null) => void) => void)(
+      'silent.example.com',
+      { all: true },
+      (e) => resolve(e?.code),
+    ),
+  );
+  const ms = performance.now() - started;
+  assert.equal(code, 'ETIMEOUT');
+  assert.ok(ms >= 1400 && ms < 2500, `given up after ${Math.round(ms)} ms`);
 });
