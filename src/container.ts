@@ -238,6 +238,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
   const outbox = new OutboxSender(accounts, mailer, clock, logger, config.mailFrom);
 
   const inFlight = new InFlight();
+  const stopping = new AbortController();
   const sessionStore = stores.sessions;
   const lastUsed = new LastUsedRecorder(accounts, clock, logger);
   const account: AccountServices = {
@@ -256,6 +257,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
       signup: config.signup,
       publicUrl: config.publicUrl,
       mailFrom: config.mailFrom,
+      stopping: stopping.signal,
     }),
   };
   const closers: Array<() => Promise<void>> = [
@@ -365,6 +367,7 @@ export async function createContainer(config: Readonly<Config>, options: Contain
     async close() {
       closed = true;
       for (const t of timers) clearInterval(t);
+      stopping.abort();
       await inFlight.drain();
       for (const close of closers) await close().catch(() => {});
     },

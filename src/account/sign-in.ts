@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Clock } from '../clock.ts';
 import { AddressTakenError } from '../errors.ts';
@@ -15,6 +16,11 @@ export const SIGN_IN_TTL_MS = 15 * 60_000;
 const HOUR = 3600_000;
 /** Links mailed per address per hour, and sign-in requests per client address per hour. */
 export const SIGN_IN_LIMITS = { perEmail: 5, perIp: 20 } as const;
+/**
+ * Waits before each new try of a link whose store or mail server failed: the customer is waiting
+ * for it, and every try lands well within the link's lifetime.
+ */
+export const SIGN_IN_RETRY_MS = [2_000, 10_000, 30_000, 60_000, 120_000];
 
 // No whitespace, separators, control or format characters (bidi controls such as U+202E, zero-width
 // ones), characters drawn blank (U+3164, U+2800) or lone surrogates: an address is echoed in
@@ -42,6 +48,9 @@ export interface SignInDeps {
   signup: 'open' | 'closed';
   publicUrl: string;
   mailFrom: string;
+  /** Aborted when the service stops: a link still being retried is given up then. */
+  stopping: AbortSignal;
+  retryDelaysMs?: readonly number[];
 }
 
 export function normalizeEmail(raw: string): string | null {
@@ -71,21 +80,48 @@ export class SignInService {
     return { ok: true, email };
   }
 
+  /**
+   * Stores a new link and mails it, trying again while the store or the mail server is down: the
+   * link is held in memory only, so a stop gives it up (the customer asks again).
+   */
   private async deliver(email: string): Promise<void> {
-    if (this.d.signup === 'closed' && !(await this.d.accounts.findAccountByEmail(email))) return;
     const token = generateSecretToken('psl');
-    const now = this.d.clock();
-    await this.d.store.insertSignInToken({ hash: hashSecretToken(token), email, now, expiresAt: now + SIGN_IN_TTL_MS });
-    const domain = messageIdDomain(this.d.mailFrom);
-    await this.d.mailer.send(
-      composeSignInMail({
-        to: email,
-        from: this.d.mailFrom,
-        link: `${this.d.publicUrl}/account/verify?token=${token}`,
-        validMinutes: SIGN_IN_TTL_MS / 60_000,
-        messageId: `<signin-${hashSecretToken(token).slice(0, 24)}@${domain}>`,
-      }),
-    );
+    const delays = this.d.retryDelaysMs ?? SIGN_IN_RETRY_MS;
+    let expiresAt: number | null = null;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        if (expiresAt === null) {
+          if (this.d.signup === 'closed' && !(await this.d.accounts.findAccountByEmail(email))) return;
+          const now = this.d.clock();
+          await this.d.store.insertSignInToken({
+            hash: hashSecretToken(token),
+            email,
+            now,
+            expiresAt: now + SIGN_IN_TTL_MS,
+          });
+          expiresAt = now + SIGN_IN_TTL_MS;
+        }
+        await this.d.mailer.send(this.composeMail(email, token, expiresAt));
+        return;
+      } catch (err) {
+        const wait = delays[attempt];
+        if (wait === undefined || this.d.stopping.aborted) throw err;
+        this.d.logger.warn({ err, retryInMs: wait }, 'sign-in e-mail not sent yet; trying again');
+        await sleep(wait, undefined, { signal: this.d.stopping }).catch(() => {
+          throw err;
+        });
+      }
+    }
+  }
+
+  private composeMail(email: string, token: string, expiresAt: number) {
+    return composeSignInMail({
+      to: email,
+      from: this.d.mailFrom,
+      link: `${this.d.publicUrl}/account/verify?token=${token}`,
+      validMinutes: Math.max(1, Math.floor((expiresAt - this.d.clock()) / 60_000)),
+      messageId: `<signin-${hashSecretToken(token).slice(0, 24)}@${messageIdDomain(this.d.mailFrom)}>`,
+    });
   }
 
   /** Uses a link: at most once, within its lifetime. A new address gets a free account when sign-up is open. */
