@@ -5,6 +5,7 @@
 import type { ImageSource, Node, Renderer } from '@takumi-rs/core';
 import { type Fit, piecesOf, toNode } from './engine-tree.ts';
 import { cutUnits } from './glyph-clusters.ts';
+import { joinsNext, joinsPrevious } from './joining-types.ts';
 import { bidiClass, breakRtlRunLines, drawnOrder, linesOf } from './rtl-run-breaks.ts';
 import { hyphenateLineEnds } from './soft-hyphens.ts';
 import { contentThrough, setTabWidth, tabWidth, textOfBlock } from './tab-stops.ts';
@@ -99,29 +100,24 @@ function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
   });
 }
 
-// Letters of the scripts whose letters join their neighbours, marks included (they ride on one).
-const JOINING =
-  /[\p{Script=Arabic}\p{Script=Syriac}\p{Script=Nko}\p{Script=Mongolian}\p{Script=Adlam}\p{Script=Mandaic}]/u;
-const JOINING_END = new RegExp(`${JOINING.source}\\p{M}*$`, 'u');
-// What the letter before it joins: a letter of those scripts but the few that join nothing
-// (hamza, high hamza; digits and punctuation are no letters), or a joining mark (tatweel, NKo's
-// lajanyalan). Before anything else the letter takes its final form in the whole line too.
-const JOINING_START = new RegExp(`^(?:(?![\\u0621\\u0674])(?=\\p{L})${JOINING.source}|[\\u0640\\u07fa])`, 'u');
+const ZWJ = '\u200d';
+
+/** Whether text unit `a` joins text unit `b` after it, as the whole line's shaping joins them. */
+function joinsUnits(a: Node | undefined, b: Node | undefined): boolean {
+  return a?.type === 'text' && b?.type === 'text' && joinsNext(a.text) && joinsPrevious(b.text);
+}
 
 /**
- * The first `n` units of a line of one direction. Where they end inside a word of a joining script
- * (Arabic), a zero-width joiner keeps the last letter in the form it has in the whole line, as a
- * browser draws a cut line (from the line's own shaping, not the cut text's): reshaped alone it
- * would take its final form, wider or narrower, and the widths of the cuts would not grow with
- * their length ("مكتب…" is wider than "مكتبة…").
+ * The first `n` units of a line of one direction. Where they end between two letters that join
+ * (joining-types.ts: ب before ا, not ر before ا), a zero-width joiner keeps the last letter in the
+ * form it has in the whole line, as a browser draws a cut line (from the line's own shaping, not
+ * the cut text's): reshaped alone it would take its final form, wider or narrower, and the widths
+ * of the cuts would not grow with their length ("مكتب…" is wider than "مكتبة…").
  */
 export function joinedAtCut(units: Node[], n: number): Node[] {
   const kept = units.slice(0, n);
   const last = kept[n - 1];
-  const next = units[n];
-  if (last?.type !== 'text' || next?.type !== 'text') return kept;
-  if (!JOINING_END.test(last.text) || !JOINING_START.test(next.text)) return kept;
-  kept[n - 1] = { type: 'text', text: `${last.text}\u200d` };
+  if (last?.type === 'text' && joinsUnits(last, units[n])) kept[n - 1] = { type: 'text', text: `${last.text}${ZWJ}` };
   return kept;
 }
 
