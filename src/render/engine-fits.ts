@@ -91,10 +91,7 @@ const STRONG = new Set(['L', 'R', 'AL']);
 function drawnFirst(units: Node[], drawn: Drawn, n: number): Node[] {
   return units.flatMap((unit, i) => {
     if (drawn.ranks[i] >= n) return [];
-    // A letter whose next one is cut off keeps the form it has in the whole line (joinedAtCut),
-    // as in one direction: a name with digits is cut "محمدعب…", as Chromium cuts it, not "محمدع…".
-    if (unit.type === 'text' && STRONG.has(bidiClass(unit.text)))
-      return drawn.ranks[i + 1] >= n ? joinedAtCut([unit, units[i + 1]], 1) : [unit];
+    if (unit.type === 'text' && STRONG.has(bidiClass(unit.text))) return [keepJoined(units, i, drawn.ranks, n)];
     const mark: Node = { type: 'text', text: drawn.levels[i] % 2 === 1 ? '\u200f' : '\u200e' };
     return [mark, unit, mark];
   });
@@ -105,6 +102,21 @@ const ZWJ = '\u200d';
 /** Whether text unit `a` joins text unit `b` after it, as the whole line's shaping joins them. */
 function joinsUnits(a: Node | undefined, b: Node | undefined): boolean {
   return a?.type === 'text' && b?.type === 'text' && joinsNext(a.text) && joinsPrevious(b.text);
+}
+
+/**
+ * Letter unit `i` of a line cut to the units ranked below `n`, with a zero-width joiner on each
+ * side where its logical neighbour is cut off and joined it in the whole line: the letter keeps
+ * that line's form, as a browser draws the cut. The neighbour cut off is the one after it at the
+ * end of a right-to-left line ("محمدعب…"), the one before it where a left-to-right line ends
+ * inside an Arabic run, which is cut from its logical start ("Omar ـرو…").
+ */
+function keepJoined(units: Node[], i: number, ranks: number[], n: number): Node {
+  const unit = units[i];
+  if (unit.type !== 'text') return unit;
+  const before = ranks[i - 1] >= n && joinsUnits(units[i - 1], unit) ? ZWJ : '';
+  const after = ranks[i + 1] >= n && joinsUnits(unit, units[i + 1]) ? ZWJ : '';
+  return before || after ? { type: 'text', text: `${before}${unit.text}${after}` } : unit;
 }
 
 /**
