@@ -40,14 +40,20 @@ const DRAWN_APART = /(?<=[^\s\u2060])(?=[\uff9e\uff9f])/gu;
 const MARK_ON_CJK =
   /([\u1100-\u11ff\u2e80-\ua4cf\uac00-\ud7af\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef\u{20000}-\u{3ffff}])((?!\p{Variation_Selector})\p{M})/gu;
 
+// Half of a surrogate pair without its other half (a source's JSON may cut one off): drawn as
+// U+FFFD, as the HTML's UTF-8 and the engine make of it, and not reported as a missing glyph.
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
 /**
  * Text as drawn: composed (NFC: text pasted from macOS arrives decomposed, and a base letter and
- * its mark then come from one font), without U+FEFF (a byte-order mark, invisible on X), marks
- * drawn apart from their grapheme (DRAWN_APART), and a character no font draws replaced by its
- * compatibility form when fonts draw that (a CJK compatibility ideograph by its unified form).
+ * its mark then come from one font), a lone surrogate as U+FFFD, without U+FEFF (a byte-order
+ * mark, invisible on X), marks drawn apart from their grapheme (DRAWN_APART), and a character no
+ * font draws replaced by its compatibility form when fonts draw that (a CJK compatibility
+ * ideograph by its unified form).
  */
 export function cleanText(text: string): string {
   const composed = text
+    .replace(LONE_SURROGATE, '\ufffd')
     .normalize('NFC')
     .replace(/\ufeff/g, '')
     .replace(DRAWN_APART, '\u2060')

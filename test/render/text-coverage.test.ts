@@ -315,6 +315,19 @@ test('a character no font draws is logged with its code point, once', async () =
   );
 });
 
+// A source's JSON may hold a lone surrogate (\ud83d cut from its pair): the PNG and the HTML
+// draw it as U+FFFD, which fonts have, so no missing glyph is reported for it.
+test('a lone surrogate is drawn as U+FFFD and reported as no missing glyph', () => {
+  const post = corpusPost('emoji', { name: 'Lone \udfff name', text: 'start \ud800 mid \udc00\ud83d end \ud83d' });
+  const { tree, fonts } = buildCardTree(post, 'light', new Map());
+  assert.deepEqual(fonts.missing, []);
+  let drawn = '';
+  walk(tree, (s) => (drawn += s ?? ''));
+  assert.doesNotMatch(drawn, /[\ud800-\udfff]/, 'no lone surrogate reaches the engine');
+  assert.ok(drawn.includes('start \ufffd mid \ufffd\ufffd end \ufffd'), drawn);
+  assert.ok(drawn.includes('Lone \ufffd name'), drawn);
+});
+
 test('a post of thousands of characters no font draws makes one short warning', async () => {
   const warnings: string[] = [];
   const listen = (w: Error) => warnings.push(w.message);
