@@ -1,5 +1,5 @@
 import { checkMediaUrl } from '../sources/media.ts';
-import { pollTotal, segmentText, shownText, type Media, type Post } from '../sources/post.ts';
+import { entityUrl, pollTotal, segmentText, shownText, type Media, type Post } from '../sources/post.ts';
 
 export interface MarkdownOptions {
   includeStats: boolean;
@@ -65,8 +65,8 @@ export function linkDestination(raw: string): string | null {
 }
 
 /** A link to an http(s) URL; the label alone (escaped) when the URL is not one. */
-function link(label: string, url: string): string {
-  const to = linkDestination(url);
+function link(label: string, url: string | null): string {
+  const to = url === null ? null : linkDestination(url);
   return to === null ? escapeOneLine(label) : `[${escapeOneLine(label)}](${to})`;
 }
 
@@ -101,25 +101,8 @@ function authorLine(post: Post): string {
 /** The post text as Markdown: entities as links, specials escaped, every line break kept. */
 function textBlock(post: Post): string {
   let md = '';
-  for (const seg of segmentText(post)) {
-    switch (seg.type) {
-      case 'text':
-        md += escapeMarkdownInline(seg.text);
-        break;
-      case 'mention':
-        md += link(seg.text, `https://x.com/${encodeURIComponent(seg.handle)}`);
-        break;
-      case 'hashtag':
-        md += link(seg.text, `https://x.com/hashtag/${encodeURIComponent(seg.tag)}`);
-        break;
-      case 'cashtag':
-        md += link(seg.text, `https://x.com/search?q=${encodeURIComponent(`$${seg.symbol}`)}`);
-        break;
-      case 'url':
-        md += link(seg.text, seg.url);
-        break;
-    }
-  }
+  for (const seg of segmentText(post))
+    md += seg.type === 'text' ? escapeMarkdownInline(seg.text) : link(seg.text, entityUrl(seg));
   // Paragraph breaks stay blank lines; single breaks become hard breaks (a trailing backslash).
   return md
     .split(/\n{2,}/)

@@ -1,5 +1,5 @@
 // The same card tree as an HTML document: natural markup (a paragraph is one element with its
-// text and `dir`, entities are inline spans, emoji are images whose alt is the emoji), fonts and
+// text and `dir`, entities are inline links, emoji are images whose alt is the emoji), fonts and
 // images inlined as data URIs, no scripts, and a Content-Security-Policy that forbids any request
 // or script even if something slipped through. Every piece of text is escaped.
 import { dataUri } from './assets.ts';
@@ -39,8 +39,11 @@ function nodeHtml(node: Child): string {
   if (node.type === 'img') {
     return `<img src="${escapeHtml(dataUri(image!))}" alt="${escapeHtml(alt ?? '')}"${styleAttr(style)}>`;
   }
-  const attrs = `${dir ? ` dir="${dir}"` : ''}${lang ? ` lang="${escapeHtml(lang)}"` : ''}${styleAttr(style)}`;
-  return `<${node.type}${attrs}>${(children ?? []).map(nodeHtml).join('')}</${node.type}>`;
+  // An entity is a link (an http(s) URL, entityUrl): it leads away only when clicked.
+  const tag = node.props.href ? 'a' : node.type;
+  const href = node.props.href ? ` href="${escapeHtml(node.props.href)}" rel="nofollow noopener noreferrer"` : '';
+  const attrs = `${href}${dir ? ` dir="${dir}"` : ''}${lang ? ` lang="${escapeHtml(lang)}"` : ''}${styleAttr(style)}`;
+  return `<${tag}${attrs}>${(children ?? []).map(nodeHtml).join('')}</${tag}>`;
 }
 
 const hex = (cp: number) => cp.toString(16).toUpperCase();
@@ -66,6 +69,7 @@ export function renderHtmlDocument(tree: El, faces: FontFace[], title: string): 
 ${faces.map(fontFaceCss).join('\n')}
 ${BASE_CSS}
 html,body{background:transparent}
+a{text-decoration:none}
 body{display:inline-flex;-webkit-font-smoothing:antialiased;text-spacing-trim:space-all}
 </style></head>
 <body>${nodeHtml(tree)}</body></html>

@@ -2,12 +2,12 @@
 // inline spans and emoji as inline Twemoji images. Shaping, bidi ordering and line breaking are
 // the layout engine's (and the browser's, for HTML): nothing here reorders or measures text.
 import bidiFactory from 'bidi-js';
-import { segmentText, type Post } from '../sources/post.ts';
+import { entityUrl, segmentText, type Post } from '../sources/post.ts';
 import { openLongArabicWords } from './arabic-breaks.ts';
 import { emojiImage, splitEmoji } from './emoji.ts';
 import { hasGlyph, marksJoin } from './fonts.ts';
 import { hasGlyphCluster } from './glyph-clusters.ts';
-import { isolatedSpan, span, textBlock, type Child, type El, type Style } from './tree.ts';
+import { entitySpan, textBlock, type Child, type El, type Style } from './tree.ts';
 
 const bidi = bidiFactory();
 // Right-to-left blocks, and RLM (U+200F), a strong right-to-left character of its own.
@@ -159,6 +159,8 @@ export interface TextStyle {
 interface Run {
   text: string;
   link: boolean;
+  /** Where an entity leads (entityUrl), when it leads anywhere safe. */
+  href?: string | null;
   /**
    * How an entity is isolated in a right-to-left paragraph, as X shows it: a handle, cashtag or
    * link left to right ("@vercel", not "vercel@"), a hashtag by its own first letter.
@@ -172,10 +174,11 @@ function paragraphsOf(post: Pick<Post, 'text' | 'entities'>): Run[][] {
   for (const seg of segmentText(post)) {
     const link = seg.type !== 'text';
     const isolate = seg.type === 'text' ? undefined : seg.type === 'hashtag' ? 'auto' : 'ltr';
+    const href = seg.type === 'text' ? undefined : entityUrl(seg);
     seg.text.split('\n').forEach((piece, i) => {
       if (i > 0) paragraphs.push([]);
       const text = cleanText(piece);
-      if (text) paragraphs.at(-1)!.push({ text, link, isolate });
+      if (text) paragraphs.at(-1)!.push({ text, link, isolate, href });
     });
   }
   return paragraphs;
@@ -198,11 +201,7 @@ export function renderText(post: Pick<Post, 'text' | 'entities'>, s: TextStyle):
       runs.flatMap((r) => {
         const children = inlineText(openLongArabicWords(r.text, s.width, s.fontSize));
         if (!r.link) return children;
-        return [
-          dir === 'rtl' && r.isolate
-            ? isolatedSpan(r.isolate, { color: s.linkColor }, ...children)
-            : span({ color: s.linkColor }, ...children),
-        ];
+        return [entitySpan(r.href ?? null, dir === 'rtl' ? r.isolate : undefined, { color: s.linkColor }, children)];
       }),
       dir,
     );

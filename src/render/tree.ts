@@ -26,6 +26,8 @@ export interface El {
     /** On a span: isolated from the text around it, as an inline element's `dir` isolates it (UAX #9). */
     dir?: 'ltr' | 'rtl' | 'auto';
     lang?: string;
+    /** On a span: where the entity it draws leads (an http(s) URL), a link in the HTML only. */
+    href?: string;
     /**
      * A single line holding images (emoji) that may not fit: the engine shortens it to this many
      * CSS px and ends it in an ellipsis itself, as its own ellipsis drops inline images.
@@ -59,9 +61,12 @@ export function span(style: Style, ...children: Children): El {
   return { type: 'span', props: { style, children: present(children) } };
 }
 
-/** A span isolated in the given direction: its neutrals (the @ of a mention) stay with its text. */
-export function isolatedSpan(dir: 'ltr' | 'auto', style: Style, ...children: Children): El {
-  return { type: 'span', props: { style, children: present(children), dir } };
+/**
+ * An entity's span: a link to `href` in the HTML, and, given `dir`, isolated in that direction,
+ * so that its neutrals (the @ of a mention) stay with its text.
+ */
+export function entitySpan(href: string | null, dir: 'ltr' | 'auto' | undefined, style: Style, children: Children): El {
+  return { type: 'span', props: { style, children: present(children), dir, href: href ?? undefined } };
 }
 
 export function img(image: ImageBytes, width: number | string, height: number | string, style: Style = {}): El {

@@ -167,3 +167,26 @@ export function segmentText(post: Pick<Post, 'text' | 'entities'>): TextSegment[
 export function postUrl(handle: string, id: string): string {
   return `https://x.com/${handle}/status/${id}`;
 }
+
+/**
+ * Where an entity leads on X: a profile, a hashtag's or cashtag's search, or the link's own URL.
+ * Only http(s) URLs without credentials; null for anything else (`javascript:`, `data:`).
+ */
+export function entityUrl(entity: Entity): string | null {
+  const raw =
+    entity.type === 'mention'
+      ? `https://x.com/${encodeURIComponent(entity.handle)}`
+      : entity.type === 'hashtag'
+        ? `https://x.com/hashtag/${encodeURIComponent(entity.tag)}`
+        : entity.type === 'cashtag'
+          ? `https://x.com/search?q=${encodeURIComponent(`$${entity.symbol}`)}`
+          : entity.url;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return null;
+  }
+  if ((url.protocol !== 'https:' && url.protocol !== 'http:') || url.username || url.password) return null;
+  return url.href;
+}

@@ -358,7 +358,7 @@ for (const name of ['quote-emoji-name', 'quote-rtl-name'] as const) {
   }
 }
 
-test('the HTML of a right-to-left post is natural markup: one element per paragraph, with its text and dir', async () => {
+test('the HTML of a right-to-left post is natural markup: one element per paragraph, with its text and dir, entities as links', async () => {
   const post = corpusPost('arabic');
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
   const context = await chromium().newContext();
@@ -370,7 +370,7 @@ test('the HTML of a right-to-left post is natural markup: one element per paragr
       .map((e) => ({
         dir: e.dir,
         text: e.textContent,
-        links: [...e.querySelectorAll('span')].map((s) => s.textContent),
+        links: [...e.querySelectorAll('a')].map((a) => [a.textContent, a.href, a.rel]),
       })),
   );
   await context.close();
@@ -380,8 +380,15 @@ test('the HTML of a right-to-left post is natural markup: one element per paragr
   );
   assert.deepEqual(
     paragraphs.flatMap((p) => p.links),
-    ['bibalex.org/ar', '#مكتبة_الإسكندرية'],
-    'entities are inline spans',
+    [
+      ['bibalex.org/ar', 'https://www.bibalex.org/ar', 'nofollow noopener noreferrer'],
+      [
+        '#مكتبة_الإسكندرية',
+        'https://x.com/hashtag/%D9%85%D9%83%D8%AA%D8%A8%D8%A9_%D8%A7%D9%84%D8%A5%D8%B3%D9%83%D9%86%D8%AF%D8%B1%D9%8A%D8%A9',
+        'nofollow noopener noreferrer',
+      ],
+    ],
+    'entities are inline links, to where they lead on X',
   );
 });
 
@@ -445,7 +452,8 @@ test('hostile names, links, card and poll text in the HTML output run nothing an
   };
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'dark' })).bytes.toString();
   assert.doesNotMatch(html, /(href|src|action)\s*=\s*["']?\s*javascript:/i, 'no javascript: URL in any attribute');
-  assert.doesNotMatch(html, /<(script|iframe|svg|a)[\s>/]/i, 'no active element from post text');
+  assert.doesNotMatch(html, /<(script|iframe|svg)[\s>/]/i, 'no active element from post text');
+  assert.doesNotMatch(html, /<a[\s>/]/i, 'a javascript: link is its text alone, not a link');
   const shot = await screenshotHtml(html);
   assert.deepEqual(shot.dialogs, []);
   assert.deepEqual(shot.requests, []);

@@ -37,11 +37,10 @@ test('the @ of a mention and the $ of a cashtag are drawn before them, left of t
   const html = (await renderCard(post, new Map(), { format: 'html', theme: 'light' })).bytes.toString();
   const page = await chromium().newPage();
   await page.setContent(html);
-  // Where the sign and the first letter after it are drawn, in each entity starting with one.
   // Where the sign and the first letter after it are drawn, in each entity starting with one
   // (no function inside: the test runner's transform would name it, unknown in the page).
   const signs = await page.evaluate(() =>
-    [...document.querySelectorAll('span')]
+    [...document.querySelectorAll('a')]
       .filter((s) => /^[@$]/.test(s.textContent ?? ''))
       .map((s) => {
         const [sign, letter] = [0, 1].map((from) => {
