@@ -16,11 +16,11 @@ let media: MediaFetcher;
 before(async () => ({ fixture, media } = await mediaFromFixtures()));
 after(() => fixture.close());
 
-const ids = hasShared
-  ? [
-      ...new Set([...listBodies('syndication'), ...listBodies('fxtwitter')].map((f) => path.basename(f, '.json'))),
-    ].filter((id) => /^\d+$/.test(id))
-  : [];
+const idsOf = (files: string[]) =>
+  [...new Set(files.map((f) => path.basename(f, '.json')))].filter((id) => /^\d+$/.test(id));
+const ids = hasShared ? idsOf([...listBodies('syndication'), ...listBodies('fxtwitter')]) : [];
+// Earlier captures of some of the same posts, in the endpoint's older shape.
+const olderIds = hasShared ? idsOf(listBodies('syndication-older-shape')) : [];
 
 test('recorded fixtures are present', (t) => {
   if (!hasShared) {
@@ -29,11 +29,17 @@ test('recorded fixtures are present', (t) => {
     return;
   }
   assert.ok(ids.length >= 20, `${ids.length} recorded posts`);
+  assert.ok(olderIds.length >= 4, `${olderIds.length} older captures`);
 });
 
-for (const id of ids) {
-  test(`recorded post ${id} renders as PNG and SVG in both themes`, async () => {
-    const post = loadPost(SHARED_FIXTURES, id);
+const recorded = [
+  ...ids.map((id) => ({ id, label: id, kinds: undefined })),
+  ...olderIds.map((id) => ({ id, label: `${id} (older shape)`, kinds: ['syndication-older-shape'] as const })),
+];
+
+for (const { id, label, kinds } of recorded) {
+  test(`recorded post ${label} renders as PNG and SVG in both themes`, async () => {
+    const post = loadPost(SHARED_FIXTURES, id, kinds);
     const assets = await loadAssets(post, media, 2);
     for (const theme of ['light', 'dark'] as const) {
       const bytes = (await renderCard(post, assets, { format: 'png', theme })).bytes;

@@ -12,8 +12,13 @@ import { startFixtureServer, type FixtureServer } from '../../src/sources/fixtur
 import { normalizeSyndication } from '../../src/sources/syndication/normalize.ts';
 import { readJson, SAMPLES_DIR, SHARED_FIXTURES } from '../fixtures.ts';
 
-export function loadPost(root: string, id: string): Post {
-  for (const kind of ['fxtwitter', 'syndication'] as const) {
+/** A recorded post, normalized from the first of `kinds` that has its body. */
+export function loadPost(
+  root: string,
+  id: string,
+  kinds: ReadonlyArray<'fxtwitter' | 'syndication' | 'syndication-older-shape'> = ['fxtwitter', 'syndication'],
+): Post {
+  for (const kind of kinds) {
     const file = path.join(root, 'upstream', kind, `${id}.json`);
     if (!fs.existsSync(file)) continue;
     const r = kind === 'fxtwitter' ? normalizeFxTwitter(200, readJson(file)) : normalizeSyndication(readJson(file));
