@@ -452,8 +452,11 @@ test("a left-to-right name cut inside its right-to-left part keeps that part's e
       return Buffer.concat(rows);
     };
     const drawn = await row(ltr + rtl, width);
-    // An RLM keeps a space the part's end starts with inside it, as it was before the cut.
-    const ends = [...rtl].map((_, i) => `${ltr}\u200f${[...rtl].slice(i).join('')}…`);
+    // An RLM keeps a space the part's end starts with inside it, as it was before the cut; a ZWJ
+    // keeps its first letter joined to one cut off (arabic-run-cuts.test.ts checks which, against Chromium).
+    const ends = [...rtl].flatMap((_, i) =>
+      ['', '\u200d'].map((joiner) => `${ltr}\u200f${joiner}${[...rtl].slice(i).join('')}…`),
+    );
     let same = false;
     for (const end of ends) if ((await row(end, 1000)).equals(drawn)) same = true;
     assert.ok(
