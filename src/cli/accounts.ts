@@ -56,9 +56,15 @@ async function keyRows(store: AccountStore, accountId: string): Promise<KeyRow[]
   }));
 }
 
+// JSON escapes controls but not bidi controls, which would reorder the rest of the line.
+const BIDI_CONTROLS = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const quoteName = (name: string) =>
+  JSON.stringify(name).replace(BIDI_CONTROLS, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 /**
  * A key as a line: id, prefix, state, dates, and the name its customer gave it, quoted as JSON
- * (a name is the customer's text: a control character in it must not reach the terminal).
+ * (a name is the customer's text: a control character in it must not reach the terminal; a
+ * name kept from before such names were refused may hold one).
  */
 const describeKey = (k: KeyRow) =>
   [
@@ -67,7 +73,7 @@ const describeKey = (k: KeyRow) =>
     k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
     `created ${k.createdAt}`,
     `last used ${k.lastUsedAt ?? 'never'}`,
-    ...(k.name === null ? [] : [JSON.stringify(k.name)]),
+    ...(k.name === null ? [] : [quoteName(k.name)]),
   ].join('\t');
 
 /** An account's usage as two lines for a reader: the credits, then the period. */

@@ -7,6 +7,8 @@ import os from 'node:os';
 import pg from 'pg';
 import { type TestContext, test } from 'node:test';
 import { runCli } from '../../src/cli/index.ts';
+import { loadConfig } from '../../src/config.ts';
+import { openAccountStore } from '../../src/container.ts';
 import { makeTempDir } from '../helper.ts';
 import { REPO_DIR } from '../fixtures.ts';
 import { PG_URL } from '../scaled.ts';
@@ -87,6 +89,18 @@ test('accounts, keys and usage from the command line', async (t) => {
     [unnamed.code, unnamed.err],
     [1, 'postshot: a key name is 1 to 60 characters, without control characters or bidi overrides'],
   );
+  assert.equal((await cli(env, 'keys', 'create', accountId, '--name', 'ci\u202egnp.exe')).code, 1);
+  // A name stored before bidi overrides were refused reaches the terminal escaped.
+  const store = await openAccountStore(loadConfig(env));
+  await store.createKey({
+    accountId,
+    hash: 'f'.repeat(64),
+    prefix: 'psk_0legac',
+    now: Date.now(),
+    name: 'ci\u202egnp',
+  });
+  await store.close();
+  assert.match((await cli(env, 'keys', 'list', accountId)).out, /\t"ci\\u202egnp"$/m);
 });
 
 test('bad commands and values fail with one clear line', async (t) => {
