@@ -5,10 +5,11 @@
 // a nameserver that never answers would hold a thread per request for the system resolver's
 // timeouts: a few such requests would stall every render. Names are therefore resolved by c-ares
 // (dns.promises.Resolver: its own sockets on the event loop, no thread), A and AAAA, one retry,
-// and a deadline over both, however many nameservers resolv.conf lists: 4 s at worst. /etc/hosts is read first, as getaddrinfo would, so a name the operator
-// pinned there (localhost, the machine's own name) keeps resolving to the address it names and
-// is refused when that address is not public. Every address a name has must be public: one
-// private address among public ones refuses the name (DNS rebinding, names pointing inside).
+// and a deadline over both, however many nameservers resolv.conf lists: 4 s at worst. /etc/hosts
+// is read first, as getaddrinfo would, so a name the operator pinned there (localhost, the
+// machine's own name) keeps resolving to the address it names and is refused when that address
+// is not public. Every address a name has must be public: one private address among public ones
+// refuses the name (DNS rebinding, names pointing inside).
 import dns from 'node:dns';
 import fs from 'node:fs/promises';
 import net from 'node:net';
