@@ -589,3 +589,18 @@ test('postshot demo on a port in use says so in one line and leaves no data behi
     'the demo removed its data dir',
   );
 });
+
+// `postshot openapi | head` closes the pipe after a few bytes: the command ends quietly, not with
+// an unhandled EPIPE and its stack trace.
+test('a command whose reader stops early ends quietly', () => {
+  const bin = path.join(REPO_DIR, 'bin', 'postshot.js');
+  const r = spawnSync(
+    'bash',
+    ['-c', `"${process.execPath}" "${bin}" openapi | head -c 100 >/dev/null; exit \${PIPESTATUS[0]}`],
+    {
+      encoding: 'utf8',
+    },
+  );
+  assert.equal(r.stderr, '');
+  assert.equal(r.status, 0);
+});
