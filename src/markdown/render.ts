@@ -1,5 +1,5 @@
 import { checkMediaUrl } from '../sources/media.ts';
-import { entityUrl, pollTotal, segmentText, shownText, type Media, type Post } from '../sources/post.ts';
+import { entityUrl, pollTotal, replyUrl, segmentText, shownText, type Media, type Post } from '../sources/post.ts';
 
 export interface MarkdownOptions {
   includeStats: boolean;
@@ -149,11 +149,7 @@ function statsLine(post: Post): string | null {
 function replyLine(post: Post): string | null {
   const to = post.replyTo;
   if (!to) return null;
-  const handle = encodeURIComponent(to.handle);
-  const url = to.statusId
-    ? `https://x.com/${handle}/status/${encodeURIComponent(to.statusId)}`
-    : `https://x.com/${handle}`;
-  return `Replying to ${link(`@${to.handle}`, url)}`;
+  return `Replying to ${link(`@${to.handle}`, replyUrl(to))}`;
 }
 
 function bodyBlocks(post: Post, options: MarkdownOptions): string[] {

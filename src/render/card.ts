@@ -1,6 +1,6 @@
 // Post → card tree, after X's own post embed. Pure: images arrive prepared in `assets`.
 import { cutMarked } from '../sources/limits.ts';
-import { type LinkCard, type Post, shownText } from '../sources/post.ts';
+import { type LinkCard, linkUrl, type Post, replyUrl, shownText } from '../sources/post.ts';
 import type { Assets } from './assets.ts';
 import { cutText } from './cut-text.ts';
 import { countsRow } from './counters.ts';
@@ -13,7 +13,7 @@ import { directionOf, inlineText, renderText, singleLine } from './text.ts';
 import type { Theme } from './theme.ts';
 import { avatar, framed, image, mediaGrid, mediaSource } from './card-media.ts';
 import { pollBlock, quotedPollBlock } from './card-poll.ts';
-import { box, img, span, textBlock, type El } from './tree.ts';
+import { box, entitySpan, img, textBlock, type El } from './tree.ts';
 
 /** The options the card itself reads (the rest shape the canvas around it). */
 export type CardOptions = Pick<
@@ -86,10 +86,10 @@ function logoMark(ctx: CardContext): El | null {
   return ctx.options.logo === 'bluebird' ? img(birdLogo(), 24, 24) : img(xLogo(ctx.theme.text), 24, 24);
 }
 
-function replyLine(ctx: CardContext, handle: string, width: number): El {
+function replyLine(ctx: CardContext, to: NonNullable<Post['replyTo']>, width: number): El {
   return textBlock({ width, fontSize: 15, lineHeight: '20px', color: ctx.theme.secondary, overflowWrap: 'anywhere' }, [
     'Replying to ',
-    span({ color: ctx.theme.link }, `@${handle}`),
+    entitySpan(replyUrl(to), undefined, { color: ctx.theme.link }, [`@${to.handle}`]),
   ]);
 }
 
@@ -109,6 +109,12 @@ function description(ctx: CardContext, text: string, width: number): El {
   return textBlock({ ...style, width, maxHeight: 40, overflow: 'hidden' }, inlineText(shown), dir);
 }
 
+/** The element as a link to `url` in the HTML (an `<a>`), when `url` is one to follow. */
+function linkedTo(el: El, url: string): El {
+  const href = linkUrl(url);
+  return href === null ? el : { ...el, props: { ...el.props, href } };
+}
+
 function linkCard(ctx: CardContext, card: LinkCard): El {
   const showImage = ctx.layout.showMedia && Boolean(card.image && ctx.assets.get(card.image.url));
   // A large card is its image over one line of title; without the image (none, failed, or
@@ -121,7 +127,7 @@ function linkCard(ctx: CardContext, card: LinkCard): El {
   const lines = box(
     { flexDirection: 'column', padding: 12, flexGrow: 1, flexShrink: 1, minWidth: 0 },
     card.domain ? line(ctx.theme.secondary, card.domain) : null,
-    card.title ? line(ctx.theme.text, card.title) : null,
+    card.title ? linkedTo(line(ctx.theme.text, card.title), card.url) : null,
     card.description && !large ? description(ctx, card.description, linesWidth) : null,
   );
   if (large) {
@@ -197,7 +203,7 @@ function quoteCard(ctx: CardContext, q: Post): El {
     16,
     { flexDirection: 'column', padding: QUOTE_PAD },
     quoteHeader(ctx, q),
-    q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo.handle, ctx.layout.quoteInner)) : null,
+    q.replyTo ? box({ marginTop: 4 }, replyLine(ctx, q.replyTo, ctx.layout.quoteInner)) : null,
     q.text ? quoteText(ctx, q) : null,
     q.poll ? quotedPollBlock(ctx, q.poll) : null,
     q.media.length && ctx.layout.showMedia ? mediaGrid(ctx, q.media, ctx.layout.quoteInner, 12) : null,
@@ -277,7 +283,7 @@ export function buildCard(post: Post, ctx: CardContext): El {
     ctx.layout.radius,
     { flexDirection: 'column', padding: PAD },
     header(ctx, post),
-    post.replyTo ? box({ marginTop: 12 }, replyLine(ctx, post.replyTo.handle, ctx.layout.inner)) : null,
+    post.replyTo ? box({ marginTop: 12 }, replyLine(ctx, post.replyTo, ctx.layout.inner)) : null,
     postText(ctx, post),
     post.poll ? pollBlock(ctx, post.poll) : null,
     post.media.length && ctx.layout.showMedia ? mediaGrid(ctx, post.media, ctx.layout.inner, 16) : null,

@@ -26,7 +26,7 @@ export interface El {
     /** On a span: isolated from the text around it, as an inline element's `dir` isolates it (UAX #9). */
     dir?: 'ltr' | 'rtl' | 'auto';
     lang?: string;
-    /** On a span: where the entity it draws leads (an http(s) URL), a link in the HTML only. */
+    /** Where the text it draws leads (an http(s) URL): a link in the HTML only. */
     href?: string;
     /**
      * A single line holding images (emoji) that may not fit: the engine shortens it to this many

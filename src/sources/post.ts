@@ -173,14 +173,27 @@ export function postUrl(handle: string, id: string): string {
  * Only http(s) URLs without credentials; null for anything else (`javascript:`, `data:`).
  */
 export function entityUrl(entity: Entity): string | null {
-  const raw =
+  return linkUrl(
     entity.type === 'mention'
       ? `https://x.com/${encodeURIComponent(entity.handle)}`
       : entity.type === 'hashtag'
         ? `https://x.com/hashtag/${encodeURIComponent(entity.tag)}`
         : entity.type === 'cashtag'
           ? `https://x.com/search?q=${encodeURIComponent(`$${entity.symbol}`)}`
-          : entity.url;
+          : entity.url,
+  );
+}
+
+/** Where "Replying to @handle" leads: the post replied to when its id is known, else the profile. */
+export function replyUrl(to: NonNullable<Post['replyTo']>): string | null {
+  const handle = encodeURIComponent(to.handle);
+  return linkUrl(
+    to.statusId ? `https://x.com/${handle}/status/${encodeURIComponent(to.statusId)}` : `https://x.com/${handle}`,
+  );
+}
+
+/** `raw` as a link's URL: an http(s) URL without credentials, or null (`javascript:`, `data:`...). */
+export function linkUrl(raw: string): string | null {
   let url: URL;
   try {
     url = new URL(raw);

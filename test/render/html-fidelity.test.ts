@@ -370,7 +370,7 @@ test('the HTML of a right-to-left post is natural markup: one element per paragr
       .map((e) => ({
         dir: e.dir,
         text: e.textContent,
-        links: [...e.querySelectorAll('a')].map((a) => [a.textContent, a.href, a.rel]),
+        links: [...e.querySelectorAll('a')].map((a) => [a.textContent, a.href, a.target, a.rel]),
       })),
   );
   await context.close();
@@ -381,15 +381,45 @@ test('the HTML of a right-to-left post is natural markup: one element per paragr
   assert.deepEqual(
     paragraphs.flatMap((p) => p.links),
     [
-      ['bibalex.org/ar', 'https://www.bibalex.org/ar', 'nofollow noopener noreferrer'],
+      ['bibalex.org/ar', 'https://www.bibalex.org/ar', '_blank', 'nofollow noopener noreferrer'],
       [
         '#مكتبة_الإسكندرية',
         'https://x.com/hashtag/%D9%85%D9%83%D8%AA%D8%A8%D8%A9_%D8%A7%D9%84%D8%A5%D8%B3%D9%83%D9%86%D8%AF%D8%B1%D9%8A%D8%A9',
+        '_blank',
         'nofollow noopener noreferrer',
       ],
     ],
     'entities are inline links, to where they lead on X',
   );
+});
+
+test("the HTML links a reply's handle and a link card's title as the Markdown does, and nothing else", async () => {
+  for (const [id, expected] of [
+    ['1900000000000000014', ['@cityofexample https://x.com/cityofexample/status/1900000000000000016']],
+    [
+      '1900000000000000016',
+      [
+        'example.gov/roadworks/may https://example.gov/roadworks/may',
+        'Road works in May https://example.gov/roadworks/may',
+      ],
+    ],
+  ] as const) {
+    const html = (
+      await renderCard(loadPost(SAMPLES_DIR, id), new Map(), { format: 'html', theme: 'light' })
+    ).bytes.toString();
+    const context = await chromium().newContext();
+    const page = await context.newPage();
+    await page.setContent(html);
+    const links = await page.evaluate(() =>
+      [...document.querySelectorAll('a')].map((a) => `${a.textContent} ${a.href} ${a.target}`),
+    );
+    await context.close();
+    assert.deepEqual(
+      links,
+      expected.map((l) => `${l} _blank`),
+      id,
+    );
+  }
 });
 
 for (const [id, name] of [
