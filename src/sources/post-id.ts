@@ -31,9 +31,13 @@ function checkNumeric(raw: string): PostIdResult {
 /** The reason for input that is neither: an answer that already says so leaves it out. */
 export const NOT_ID_OR_URL = 'not a numeric id or a post URL';
 
-// A post's own pages on X link to it too: a photo or video of it, its analytics, quotes, reposts, likes, edits.
-const POST_PATH =
-  /^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)(?:\/(?:(?:photo|video)\/[1-4]|analytics|quotes|retweets(?:\/with_comments)?|likes|history))?\/?$/;
+// A post's URL path, and the post's own pages on X that link to it too: a photo or video of it,
+// its analytics, quotes, reposts, likes, edits.
+const STATUS_PATH = String.raw`^\/(?:i\/(?:web\/)?status|[A-Za-z0-9_]{1,50}\/status(?:es)?)\/([0-9]+)`;
+const POST_PATH = new RegExp(
+  String.raw`${STATUS_PATH}(?:\/(?:(?:photo|video)\/[1-4]|analytics|quotes|retweets(?:\/with_comments)?|likes|history))?\/?$`,
+);
+const OTHER_PAGE = new RegExp(String.raw`${STATUS_PATH}\/(.+?)\/?$`);
 
 /** Accepts a numeric id or a post URL (x.com, twitter.com, mobile., fxtwitter, vxtwitter, /i/status/), with or without scheme and query. */
 export function parsePostId(input: string): PostIdResult {
@@ -62,6 +66,14 @@ export function parsePostId(input: string): PostIdResult {
     return { ok: false, reason: `"${typed.slice(0, 64)}" is not an X post URL host` };
   }
   const m = POST_PATH.exec(url.pathname);
-  if (!m) return { ok: false, reason: 'the URL is not a link to a post (expected /<user>/status/<id>)' };
+  if (!m) {
+    const page = OTHER_PAGE.exec(url.pathname);
+    if (page)
+      return {
+        ok: false,
+        reason: `"/${page[2].slice(0, 40)}" is not one of a post's pages (photo/1-4, video/1-4, analytics, quotes, retweets, likes, history)`,
+      };
+    return { ok: false, reason: 'the URL is not a link to a post (expected /<user>/status/<id>)' };
+  }
   return checkNumeric(m[1]);
 }

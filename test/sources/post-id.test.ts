@@ -39,6 +39,10 @@ test('a refusal names the host as typed, and a word is no URL', () => {
   assert.equal(reason('abc'), 'not a numeric id or a post URL');
   assert.equal(reason('😀'), 'not a numeric id or a post URL');
   assert.equal(reason('example.com/jack/status/20'), '"example.com" is not an X post URL host');
+  assert.equal(
+    reason('https://x.com/jack/status/20/followers'),
+    `"/followers" is not one of a post's pages (photo/1-4, video/1-4, analytics, quotes, retweets, likes, history)`,
+  );
   assert.equal(reason('https://例え.jp/jack/status/20'), '"例え.jp" is not an X post URL host');
 });
 
