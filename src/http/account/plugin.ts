@@ -97,7 +97,7 @@ export async function accountPages(app: FastifyInstance, opts: { c: Container })
         .type('text/html; charset=utf-8')
         .send(
           messagePage({
-            title: status === 413 ? 'Too large' : 'Bad request',
+            title: status === 413 ? 'Too large' : status === 415 ? 'Unsupported form' : 'Bad request',
             message: 'The form could not be read. Nothing was changed.',
             link: ['/account', 'Back to your account'],
           }),

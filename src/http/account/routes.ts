@@ -32,8 +32,8 @@ const HTML = 'text/html; charset=utf-8';
 const MAX_DISPLAY_NAME = 80;
 
 const KEY_ERRORS = {
-  invalid_name: `Give the key a name of 1 to ${MAX_KEY_NAME} characters, without control characters or bidi overrides.`,
-  too_many_keys: `An account can have at most ${MAX_ACTIVE_KEYS} active keys. Revoke one first.`,
+  invalid_name: `No key was created: give it a name of 1 to ${MAX_KEY_NAME} characters, without control characters or bidi overrides.`,
+  too_many_keys: `No key was created: an account can have at most ${MAX_ACTIVE_KEYS} active keys. Revoke one first.`,
 } as const;
 
 function invalidLinkPage(reason: 'invalid_link' | 'signup_closed'): string {
