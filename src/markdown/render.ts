@@ -1,5 +1,14 @@
 import { checkMediaUrl } from '../sources/media.ts';
-import { entityUrl, pollTotal, replyUrl, segmentText, shownText, type Media, type Post } from '../sources/post.ts';
+import {
+  entityUrl,
+  linkUrl,
+  pollTotal,
+  replyUrl,
+  segmentText,
+  shownText,
+  type Media,
+  type Post,
+} from '../sources/post.ts';
 
 export interface MarkdownOptions {
   includeStats: boolean;
@@ -50,18 +59,10 @@ const DESTINATION_SPECIAL = /[\s()<>\\[\]"'`]/g;
 
 /** The URL as a safe CommonMark link destination, or null when it is not an http(s) URL. */
 export function linkDestination(raw: string): string | null {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    return null;
-  }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  if (url.username || url.password) return null;
-  return url.href.replace(
-    DESTINATION_SPECIAL,
-    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`,
-  );
+  const url = linkUrl(raw);
+  return url === null
+    ? null
+    : url.replace(DESTINATION_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
 /** A link to an http(s) URL; the label alone (escaped) when the URL is not one. */
