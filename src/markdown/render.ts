@@ -57,18 +57,20 @@ function escapeLineStart(line: string): string {
 // reshape a CommonMark destination percent-encoded; anything else is not linked at all.
 const DESTINATION_SPECIAL = /[\s()<>\\[\]"'`]/g;
 
-/** The URL as a safe CommonMark link destination, or null when it is not an http(s) URL. */
-export function linkDestination(raw: string): string | null {
-  const url = linkUrl(raw);
-  return url === null
-    ? null
-    : url.replace(DESTINATION_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
+/** A URL linkUrl gave, as a CommonMark link destination: what could end or reshape one percent-encoded. */
+function escapeDestination(url: string): string {
+  return url.replace(DESTINATION_SPECIAL, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`);
 }
 
-/** A link to an http(s) URL; the label alone (escaped) when the URL is not one. */
+/** The URL as a safe CommonMark link destination, or null when it is not an http(s) URL. */
+function linkDestination(raw: string): string | null {
+  const url = linkUrl(raw);
+  return url === null ? null : escapeDestination(url);
+}
+
+/** A link to a URL linkUrl (or entityUrl, replyUrl) gave; the label alone (escaped) when there is none. */
 function link(label: string, url: string | null): string {
-  const to = url === null ? null : linkDestination(url);
-  return to === null ? escapeOneLine(label) : `[${escapeOneLine(label)}](${to})`;
+  return url === null ? escapeOneLine(label) : `[${escapeOneLine(label)}](${escapeDestination(url)})`;
 }
 
 /** Media are linked only on X's media hosts (the ones the service itself fetches from). */
@@ -164,7 +166,7 @@ function bodyBlocks(post: Post, options: MarkdownOptions): string[] {
   if (post.poll) blocks.push(pollLines(post).join('\n'));
   const media = options.includeMedia ? mediaLines(post.media) : [];
   if (media.length) blocks.push(media.join('\\\n'));
-  if (post.card?.title) blocks.push(link(post.card.title, post.card.url));
+  if (post.card?.title) blocks.push(link(post.card.title, linkUrl(post.card.url)));
   return blocks;
 }
 

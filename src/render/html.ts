@@ -39,8 +39,8 @@ function nodeHtml(node: Child): string {
   if (node.type === 'img') {
     return `<img src="${escapeHtml(dataUri(image!))}" alt="${escapeHtml(alt ?? '')}"${styleAttr(style)}>`;
   }
-  // An entity is a link (an http(s) URL, entityUrl): it leads away only when clicked, and in a new
-  // tab, since the card is often framed and x.com refuses to be.
+  // A link (an http(s) URL: an entity's, the replied-to post's, a link card's) leads away only when
+  // clicked, and in a new tab, since the card is often framed and x.com refuses to be.
   const tag = node.props.href ? 'a' : node.type;
   const href = node.props.href
     ? ` href="${escapeHtml(node.props.href)}" target="_blank" rel="nofollow noopener noreferrer"`

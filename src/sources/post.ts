@@ -187,9 +187,7 @@ export function entityUrl(entity: Entity): string | null {
 /** Where "Replying to @handle" leads: the post replied to when its id is known, else the profile. */
 export function replyUrl(to: NonNullable<Post['replyTo']>): string | null {
   const handle = encodeURIComponent(to.handle);
-  return linkUrl(
-    to.statusId ? `https://x.com/${handle}/status/${encodeURIComponent(to.statusId)}` : `https://x.com/${handle}`,
-  );
+  return linkUrl(to.statusId ? postUrl(handle, encodeURIComponent(to.statusId)) : `https://x.com/${handle}`);
 }
 
 /** `raw` as a link's URL: an http(s) URL without credentials, or null (`javascript:`, `data:`...). */
