@@ -1,3 +1,5 @@
+import { settleBy } from './util/deadline.ts';
+
 /** What /readyz reports per part. */
 export type PartState = 'ok' | 'down' | 'warming';
 
@@ -33,7 +35,7 @@ export function createReadinessCheck(parts: ReadinessParts): () => Promise<Recor
         .finally(() => running.delete(name));
       running.set(name, check);
     }
-    return withDeadline(check);
+    return settleBy<PartState>(check, READY_CHECK_TIMEOUT_MS, () => 'down');
   };
   return async () => {
     const checks: Record<string, PartState> = {};
@@ -45,12 +47,4 @@ export function createReadinessCheck(parts: ReadinessParts): () => Promise<Recor
     });
     return checks;
   };
-}
-
-function withDeadline(check: Promise<PartState>): Promise<PartState> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<PartState>((resolve) => {
-    timer = setTimeout(() => resolve('down'), READY_CHECK_TIMEOUT_MS);
-  });
-  return Promise.race([check, late]).finally(() => clearTimeout(timer));
 }

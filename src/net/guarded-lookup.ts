@@ -14,6 +14,7 @@ import dns from 'node:dns';
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import { settleBy } from '../util/deadline.ts';
 
 const blocked = new net.BlockList();
 for (const [addr, prefix] of [
@@ -131,16 +132,11 @@ async function resolveGuarded(
   return list;
 }
 
-/**
- * The query's answer, or ETIMEOUT once `ms` have passed. The query itself runs on to c-ares's own
- * timeouts, holding no thread: only the wait for it is cut short.
- */
+/** The query's answer, or ETIMEOUT at the deadline; the query runs on to c-ares's own timeouts, holding no thread. */
 function withDeadline<T>(query: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(Object.assign(new Error('DNS deadline passed'), { code: 'ETIMEOUT' })), ms);
+  return settleBy(query, ms, () => {
+    throw Object.assign(new Error('DNS deadline passed'), { code: 'ETIMEOUT' });
   });
-  return Promise.race([query, expired]).finally(() => clearTimeout(timer));
 }
 
 /** /etc/hosts, read again at most every few seconds: a local file, so its read is short. */
